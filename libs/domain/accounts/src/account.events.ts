@@ -1,0 +1,17 @@
+/** An account holder was provisioned by an operator. Only the API key's hash is recorded. */
+export type AccountRegistered = {
+  type: 'AccountRegistered';
+  data: { email: string; apiKeyHash: string; registeredAt: string };
+};
+
+export type AccountEvent = AccountRegistered;
+
+/** Stream of one account; e-mail addresses compare case-insensitively, so the name is lowercased. */
+export function accountStreamName(email: string): string {
+  return `account-${normalizeEmail(email)}`;
+}
+
+/** The canonical form of an e-mail address. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}

@@ -1,0 +1,2 @@
+export * from './account.events';
+export * from './account.decider';

@@ -1,0 +1,3 @@
+export * from './decider';
+export * from './domain-refusal';
+export * from './time';

@@ -1,0 +1,16 @@
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Adds whole days to an ISO timestamp; pure, no clock involved. */
+export function addDays(iso: string, days: number): string {
+  return new Date(Date.parse(iso) + days * DAY_MS).toISOString();
+}
+
+/** The later of two ISO timestamps. */
+export function maxIso(a: string, b: string): string {
+  return Date.parse(a) >= Date.parse(b) ? a : b;
+}
+
+/** True while `now` is strictly before `expiresAt`. */
+export function isBefore(now: string, expiresAt: string): boolean {
+  return Date.parse(now) < Date.parse(expiresAt);
+}

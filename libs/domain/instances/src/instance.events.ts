@@ -1,0 +1,48 @@
+/** Events of one instance's stream (`instance-{instanceId}`). Tokens are recorded only as hashes. */
+export type InstanceCreated = {
+  type: 'InstanceCreated';
+  data: {
+    instanceId: string;
+    accountEmail: string;
+    packageId: string;
+    tokenHash: string;
+    createdAt: string;
+    expiresAt: string;
+  };
+};
+
+export type InstanceRenewed = {
+  type: 'InstanceRenewed';
+  data: { instanceId: string; packageId: string; renewedAt: string; expiresAt: string };
+};
+
+/** A URL was registered; delivery is on from now. */
+export type WebhookSet = {
+  type: 'WebhookSet';
+  data: { instanceId: string; url: string; setAt: string };
+};
+
+/** The owner registered an empty URL; delivery is off. */
+export type WebhookCleared = {
+  type: 'WebhookCleared';
+  data: { instanceId: string; clearedAt: string };
+};
+
+/** The receiver answered 410 Gone; delivery is off until a URL is registered again. */
+export type WebhookDisabledByReceiver = {
+  type: 'WebhookDisabledByReceiver';
+  data: { instanceId: string; url: string; reason: string; disabledAt: string };
+};
+
+export type InstanceEvent =
+  | InstanceCreated
+  | InstanceRenewed
+  | WebhookSet
+  | WebhookCleared
+  | WebhookDisabledByReceiver;
+
+export const INSTANCE_STREAM_PREFIX = 'instance-';
+
+export function instanceStreamName(instanceId: string): string {
+  return `${INSTANCE_STREAM_PREFIX}${instanceId}`;
+}
