@@ -1,0 +1,81 @@
+/**
+ * The event-store port. It speaks in stream names, expected revisions and global positions; adapters
+ * translate their engine's types and errors into these.
+ */
+
+/** `no_stream`: the stream must not exist; `stream_exists`: it must; `any`: no check; a bigint: the
+ * revision of the stream's last event (revisions count from 0). */
+export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | bigint;
+
+export interface EventToAppend {
+  /** Unique per event. Appending an id that the stream already holds is a no-op that succeeds. */
+  id: string;
+  type: string;
+  data: unknown;
+  metadata?: Record<string, unknown>;
+}
+
+export interface RecordedEvent {
+  id: string;
+  streamName: string;
+  /** Position within its stream, from 0. */
+  revision: bigint;
+  /** Position in the global log; grows across all streams. */
+  position: bigint;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  recordedAt: string;
+}
+
+export interface AppendResult {
+  /** The stream's revision after the append: pass it as the next expected revision. */
+  nextExpectedRevision: bigint;
+  /** Global position of the last event written (or already stored, for an idempotent retry). */
+  position: bigint;
+}
+
+/** Restricts a read or subscription of the global log. An event matches when it matches every
+ * criterion given. */
+export interface EventFilter {
+  streamNamePrefixes?: readonly string[];
+  eventTypes?: readonly string[];
+}
+
+export interface ReadAllOptions {
+  /** Read events strictly after this position; omit to read from the start. */
+  after?: bigint;
+  maxCount?: number;
+  filter?: EventFilter;
+}
+
+export interface SubscribeOptions {
+  /** Deliver events strictly after this position; omit to start from the beginning. */
+  after?: bigint;
+  filter?: EventFilter;
+  /** Ends the subscription; the iterator then returns. */
+  signal?: AbortSignal;
+}
+
+/**
+ * What a subscription yields. `caughtUp` is sent each time the subscription has delivered everything
+ * up to `position` (the log's head when it was sent); `checkpoint` reports progress through events the
+ * filter skipped, so that a consumer can persist how far it has looked.
+ */
+export type SubscriptionMessage =
+  | { kind: 'event'; event: RecordedEvent }
+  | { kind: 'checkpoint'; position: bigint }
+  | { kind: 'caughtUp'; position: bigint };
+
+export interface EventStore {
+  append(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** All events of one stream in revision order; empty when the stream does not exist. */
+  readStream(streamName: string): Promise<RecordedEvent[]>;
+  /** Events of the global log in position order. */
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Position of the last event in the log, or 0n when it is empty. */
+  headPosition(): Promise<bigint>;
+  /** Catches up from `after`, then follows new events live, without gaps or duplicates. */
+  subscribeToAll(options?: SubscribeOptions): AsyncIterable<SubscriptionMessage>;
+  close(): Promise<void>;
+}

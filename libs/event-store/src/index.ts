@@ -1,0 +1,3 @@
+export * from './event-store.port';
+export * from './event-store.errors';
+export * from './sqlite/sqlite-event-store';

@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { eventStoreContractSuite } from '../testing/event-store-contract';
+import { EventStoreUnavailableError } from '../event-store.errors';
+import { SqliteEventStore } from './sqlite-event-store';
+
+const root = resolve(__dirname, '../../../..');
+
+function tempFile(): { dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-store-'));
+  return { dir, file: join(dir, 'events.sqlite') };
+}
+
+eventStoreContractSuite({
+  name: 'embedded SQLite',
+  async create() {
+    const { dir, file } = tempFile();
+    const store = new SqliteEventStore({ file, pollIntervalMs: 20 });
+    const others: SqliteEventStore[] = [];
+    return {
+      store,
+      async openAnother() {
+        const other = new SqliteEventStore({ file, pollIntervalMs: 20 });
+        others.push(other);
+        return other;
+      },
+      async cleanup() {
+        await Promise.all([store, ...others].map((s) => s.close()));
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+});
+
+describe('embedded SQLite store', () => {
+  it('keeps every acknowledged append when the writing process is killed with SIGKILL', async () => {
+    const { dir, file } = tempFile();
+    const child = spawn(
+      process.execPath,
+      ['-r', join(root, 'tools/runtime/paths.js'), join(root, 'dist/libs/event-store/src/testing/append-child.js'), file, 'crash'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const acked: string[] = [];
+    let buffered = '';
+    await new Promise<void>((done, fail) => {
+      child.on('error', fail);
+      child.on('exit', (code) => (acked.length < 200 ? fail(new Error(`child exited early (${code})`)) : undefined));
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString();
+        const lines = buffered.split('\n');
+        buffered = lines.pop() ?? '';
+        acked.push(...lines);
+        if (acked.length >= 200) {
+          child.kill('SIGKILL');
+          done();
+        }
+      });
+    });
+    await new Promise((r) => child.once('exit', r));
+    const store = new SqliteEventStore({ file });
+    try {
+      const stored = new Set((await store.readAll()).map((e) => e.id));
+      const lost = acked.filter((id) => !stored.has(id));
+      expect(lost).toEqual([]);
+      expect(stored.size).toBeGreaterThanOrEqual(acked.length);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a store held locked by another process as unavailable, then recovers by itself', async () => {
+    const { dir, file } = tempFile();
+    const store = new SqliteEventStore({ file, lockTimeoutMs: 300 });
+    const locker = new Database(file);
+    try {
+      locker.exec('BEGIN IMMEDIATE');
+      await expect(store.append('s-1', [{ id: 'e1', type: 'T', data: {} }], 'any')).rejects.toBeInstanceOf(
+        EventStoreUnavailableError,
+      );
+      locker.exec('ROLLBACK');
+      await expect(store.append('s-1', [{ id: 'e1', type: 'T', data: {} }], 'any')).resolves.toMatchObject({
+        nextExpectedRevision: 0n,
+      });
+    } finally {
+      locker.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('waits out a short lock held by another process instead of failing', async () => {
+    const { dir, file } = tempFile();
+    const store = new SqliteEventStore({ file, lockTimeoutMs: 3000 });
+    const locker = new Database(file);
+    try {
+      locker.exec('BEGIN IMMEDIATE');
+      setTimeout(() => locker.exec('COMMIT'), 200);
+      await expect(store.append('s-1', [{ id: 'e1', type: 'T', data: {} }], 'no_stream')).resolves.toMatchObject({
+        nextExpectedRevision: 0n,
+      });
+    } finally {
+      locker.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

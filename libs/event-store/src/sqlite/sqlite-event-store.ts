@@ -1,0 +1,262 @@
+import Database from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DuplicateEventIdError, EventStoreUnavailableError, WrongExpectedRevisionError } from '../event-store.errors';
+import type {
+  AppendResult,
+  EventFilter,
+  EventStore,
+  EventToAppend,
+  ExpectedRevision,
+  ReadAllOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  SubscriptionMessage,
+} from '../event-store.port';
+import { isBusy, translateSqliteError } from './sqlite-errors';
+import { SCHEMA, type EventRow } from './sqlite-schema';
+
+export interface SqliteEventStoreOptions {
+  /** Path of the store file; several processes on one machine may open the same file. */
+  file: string;
+  /** How long an operation keeps retrying while another process holds the write lock before it
+   * reports the store unavailable. */
+  lockTimeoutMs?: number;
+  /** How often a live subscription looks for events appended by other processes. */
+  pollIntervalMs?: number;
+  /** Events read per batch while catching up. */
+  batchSize?: number;
+  /** Clock for `recordedAt`; injectable for tests. */
+  now?: () => Date;
+}
+
+const APPENDED = 'appended';
+
+/**
+ * The embedded adapter: SQLite in WAL mode with `synchronous=FULL`, so that an append that returned
+ * survives a process kill or power loss, and other processes on the machine can share the file.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly signals = new EventEmitter();
+  private readonly lockTimeoutMs: number;
+  private readonly pollIntervalMs: number;
+  private readonly batchSize: number;
+  private readonly now: () => Date;
+  private readonly statements;
+  private readonly filteredReads = new Map<string, Database.Statement>();
+  private closed = false;
+
+  constructor(options: SqliteEventStoreOptions) {
+    this.lockTimeoutMs = options.lockTimeoutMs ?? 5000;
+    this.pollIntervalMs = options.pollIntervalMs ?? 50;
+    this.batchSize = options.batchSize ?? 1000;
+    this.now = options.now ?? (() => new Date());
+    this.signals.setMaxListeners(0);
+    try {
+      mkdirSync(dirname(options.file), { recursive: true });
+      this.db = new Database(options.file, { timeout: 50 });
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = FULL');
+      this.db.defaultSafeIntegers(true);
+      this.db.exec(SCHEMA);
+    } catch (error) {
+      throw translateSqliteError(error);
+    }
+    this.statements = {
+      eventById: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?'),
+      streamRevision: this.db.prepare<[string], { revision: bigint | null }>(
+        'SELECT max(revision) AS revision FROM events WHERE stream = ?',
+      ),
+      insert: this.db.prepare(
+        'INSERT INTO events (event_id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      readStream: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision'),
+      head: this.db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events'),
+    };
+  }
+
+  async append(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const recordedAt = this.now().toISOString();
+    const result = await this.withLockRetry(() =>
+      this.db.transaction(() => this.appendInTransaction(streamName, events, expected, recordedAt)).immediate(),
+    );
+    this.signals.emit(APPENDED);
+    return result;
+  }
+
+  async readStream(streamName: string): Promise<RecordedEvent[]> {
+    const rows = await this.withLockRetry(() => this.statements.readStream.all(streamName));
+    return rows.map(toRecorded);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const rows = await this.withLockRetry(() =>
+      this.readRows(options.after ?? 0n, Number.MAX_SAFE_INTEGER, options.maxCount ?? -1, options.filter),
+    );
+    return rows.map(toRecorded);
+  }
+
+  async headPosition(): Promise<bigint> {
+    return this.withLockRetry(() => this.statements.head.get()?.head ?? 0n);
+  }
+
+  /** Polling adapter: a hint that new events may be there makes live subscriptions look at once. */
+  nudge(): void {
+    this.signals.emit(APPENDED);
+  }
+
+  async *subscribeToAll(options: SubscribeOptions = {}): AsyncIterable<SubscriptionMessage> {
+    const { signal, filter } = options;
+    let position = options.after ?? 0n;
+    let reportedHead = -1n;
+    while (!signal?.aborted && !this.closed) {
+      const head = await this.headPosition();
+      const rows = await this.withLockRetry(() => this.readRows(position, head, this.batchSize, filter));
+      for (const row of rows) {
+        if (signal?.aborted) return;
+        position = row.position;
+        yield { kind: 'event', event: toRecorded(row) };
+      }
+      if (rows.length === this.batchSize) continue;
+      if (position < head) {
+        // The filter skipped the rest up to head: report it, so a consumer's checkpoint can move on.
+        position = head;
+        yield { kind: 'checkpoint', position };
+      }
+      if (head !== reportedHead) {
+        reportedHead = head;
+        yield { kind: 'caughtUp', position: head };
+      }
+      await this.waitForAppend(signal);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.signals.emit(APPENDED);
+    this.db.close();
+  }
+
+  private appendInTransaction(
+    streamName: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+    recordedAt: string,
+  ): AppendResult {
+    const first = this.statements.eventById.get(events[0].id);
+    if (first) return this.idempotentResult(streamName, events);
+
+    const current = this.statements.streamRevision.get(streamName)?.revision ?? null;
+    const actual = current === null ? 'no_stream' : current;
+    const ok =
+      expected === 'any' ||
+      (expected === 'no_stream' && current === null) ||
+      (expected === 'stream_exists' && current !== null) ||
+      (typeof expected === 'bigint' && current === expected);
+    if (!ok) throw new WrongExpectedRevisionError(streamName, expected, actual);
+
+    let revision = current ?? -1n;
+    let position = 0n;
+    for (const event of events) {
+      revision += 1n;
+      try {
+        const info = this.statements.insert.run(
+          event.id,
+          streamName,
+          revision,
+          event.type,
+          JSON.stringify(event.data),
+          JSON.stringify(event.metadata ?? {}),
+          recordedAt,
+        );
+        position = BigInt(info.lastInsertRowid);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateEventIdError(event.id);
+        throw error;
+      }
+    }
+    return { nextExpectedRevision: revision, position };
+  }
+
+  /** A retried append of events already stored in this stream succeeds without writing again. */
+  private idempotentResult(streamName: string, events: readonly EventToAppend[]): AppendResult {
+    let position = 0n;
+    for (const event of events) {
+      const row = this.statements.eventById.get(event.id);
+      if (!row || row.stream !== streamName) throw new DuplicateEventIdError(event.id);
+      if (row.position > position) position = row.position;
+    }
+    const revision = this.statements.streamRevision.get(streamName)?.revision ?? 0n;
+    return { nextExpectedRevision: revision, position };
+  }
+
+  private readRows(after: bigint, upTo: bigint | number, limit: number, filter?: EventFilter): EventRow[] {
+    const prefixes = filter?.streamNamePrefixes ?? [];
+    const types = filter?.eventTypes ?? [];
+    const key = `${prefixes.map((p) => p.length).join(',')}|${types.length}`;
+    let statement = this.filteredReads.get(key);
+    if (!statement) {
+      const where = ['position > ?', 'position <= ?'];
+      if (prefixes.length > 0) where.push(`(${prefixes.map(() => 'substr(stream, 1, ?) = ?').join(' OR ')})`);
+      if (types.length > 0) where.push(`type IN (${types.map(() => '?').join(', ')})`);
+      statement = this.db.prepare(`SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ?`);
+      this.filteredReads.set(key, statement);
+    }
+    const params: unknown[] = [after, BigInt(upTo)];
+    for (const prefix of prefixes) params.push(BigInt(prefix.length), prefix);
+    params.push(...types, BigInt(limit));
+    return statement.all(...params) as EventRow[];
+  }
+
+  private waitForAppend(signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.signals.off(APPENDED, done);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.pollIntervalMs);
+      this.signals.once(APPENDED, done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  /**
+   * better-sqlite3 is synchronous: waiting for another process's write lock inside SQLite would block
+   * this process's event loop. SQLite waits only briefly; longer waits happen here, asynchronously.
+   */
+  private async withLockRetry<T>(operation: () => T): Promise<T> {
+    const deadline = Date.now() + this.lockTimeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      if (this.closed) throw new EventStoreUnavailableError('embedded store is closed');
+      try {
+        return operation();
+      } catch (error) {
+        if (isBusy(error) && Date.now() < deadline) {
+          await sleep(Math.min(10 * 2 ** attempt, 200));
+          continue;
+        }
+        throw translateSqliteError(error);
+      }
+    }
+  }
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamName: row.stream,
+    revision: row.revision,
+    position: row.position,
+    type: row.type,
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata),
+    recordedAt: row.recorded_at,
+  };
+}
