@@ -77,5 +77,7 @@ export interface EventStore {
   headPosition(): Promise<bigint>;
   /** Catches up from `after`, then follows new events live, without gaps or duplicates. */
   subscribeToAll(options?: SubscribeOptions): AsyncIterable<SubscriptionMessage>;
+  /** A hint that another process may have appended: a polling adapter looks at once. Optional. */
+  nudge?(): void;
   close(): Promise<void>;
 }

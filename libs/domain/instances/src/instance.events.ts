@@ -41,6 +41,19 @@ export type InstanceEvent =
   | WebhookCleared
   | WebhookDisabledByReceiver;
 
+const INSTANCE_EVENT_TYPES: ReadonlySet<string> = new Set<InstanceEvent['type']>([
+  'InstanceCreated',
+  'InstanceRenewed',
+  'WebhookSet',
+  'WebhookCleared',
+  'WebhookDisabledByReceiver',
+]);
+
+/** True for the event types this version knows; newer types are skipped by older readers. */
+export function isInstanceEvent(event: { type: string }): event is InstanceEvent {
+  return INSTANCE_EVENT_TYPES.has(event.type);
+}
+
 export const INSTANCE_STREAM_PREFIX = 'instance-';
 
 export function instanceStreamName(instanceId: string): string {

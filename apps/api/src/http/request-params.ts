@@ -1,0 +1,131 @@
+import type { IncomingMessage } from 'node:http';
+import { Codes, type Violation } from '@gw/contract';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** A parameter source: each name with every value it was given (more than one means repeated). */
+export type ParamSource = Map<string, unknown[]>;
+
+/** What a request carries, by source, before any operation looks at it. */
+export interface RequestParams {
+  query: ParamSource;
+  body: ParamSource;
+}
+
+/** A request whose body cannot be read (code 0009). */
+export class UnreadableBody extends Error {
+  readonly violation: Violation;
+  constructor(message: string, readonly tooLarge = false) {
+    super(message);
+    this.name = 'UnreadableBody';
+    this.violation = { code: Codes.UnreadableBody, field: 'body', message };
+  }
+}
+
+/** Parses a query string; a malformed percent-escape is kept as sent (the value then fails its
+ * own checks) rather than guessed at. */
+export function parseQuery(search: string): ParamSource {
+  return fromPairs(new URLSearchParams(search));
+}
+
+function fromPairs(pairs: Iterable<[string, string]>): ParamSource {
+  const source: ParamSource = new Map();
+  for (const [name, value] of pairs) {
+    const values = source.get(name);
+    if (values) values.push(value);
+    else source.set(name, [value]);
+  }
+  return source;
+}
+
+/** Reads at most MAX_BODY_BYTES of the body; a longer one is refused without reading it whole. */
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+    req.resume();
+    throw new UnreadableBody(`the request body is over ${MAX_BODY_BYTES / 1024} KiB`, true);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      req.resume();
+      throw new UnreadableBody(`the request body is over ${MAX_BODY_BYTES / 1024} KiB`, true);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Parses a body by its content type: JSON object or urlencoded form; empty is no body. */
+export function parseBody(contentType: string | undefined, raw: Buffer): ParamSource {
+  if (raw.length === 0) return new Map();
+  const [mediaType, ...parameters] = (contentType ?? '').split(';').map((part) => part.trim().toLowerCase());
+  const charset = parameters.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8' && charset !== 'us-ascii') {
+    throw new UnreadableBody(`unsupported charset "${charset}"; send utf-8`);
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(raw);
+  } catch {
+    throw new UnreadableBody('the request body is not valid UTF-8');
+  }
+  if (mediaType === 'application/json') return parseJsonObject(text);
+  if (mediaType === 'application/x-www-form-urlencoded') return parseForm(text);
+  throw new UnreadableBody(
+    mediaType ? `unsupported content type "${mediaType}"` : 'a request body needs a content type',
+  );
+}
+
+function parseJsonObject(text: string): ParamSource {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UnreadableBody('the request body is not valid JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new UnreadableBody('the JSON body must be an object of parameters');
+  }
+  return new Map(Object.entries(parsed).map(([name, value]) => [name, [value]]));
+}
+
+function parseForm(text: string): ParamSource {
+  const pairs: [string, string][] = [];
+  for (const piece of text.split('&')) {
+    if (piece === '') continue;
+    const eq = piece.indexOf('=');
+    const rawName = eq < 0 ? piece : piece.slice(0, eq);
+    const rawValue = eq < 0 ? '' : piece.slice(eq + 1);
+    try {
+      pairs.push([decodeFormComponent(rawName), decodeFormComponent(rawValue)]);
+    } catch {
+      throw new UnreadableBody('the form body has a malformed percent-escape');
+    }
+  }
+  return fromPairs(pairs);
+}
+
+function decodeFormComponent(text: string): string {
+  return decodeURIComponent(text.replace(/\+/g, ' '));
+}
+
+/**
+ * The parameters an operation sees: from the body where it has the name, else from the query.
+ * `repeated` lists names given more than once within the source that was used.
+ */
+export function mergeParams(params: RequestParams, names: readonly string[]): { values: Record<string, unknown>; repeated: string[] } {
+  const values: Record<string, unknown> = {};
+  const repeated: string[] = [];
+  for (const name of names) {
+    const given = params.body.get(name) ?? params.query.get(name);
+    if (!given) continue;
+    if (given.length > 1) repeated.push(name);
+    values[name] = given[0];
+  }
+  return { values, repeated };
+}

@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import type { AppConfig } from '@gw/config';
+import { nonPublicReason } from '@gw/net-policy';
+import { APP_CONFIG } from '../shared/tokens';
+
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+/**
+ * Which webhook URLs may be registered: the form check (stage 1) and the check of where the host
+ * points (stage 3). `ALLOW_HTTP_WEBHOOKS` and `ALLOW_PRIVATE_WEBHOOK_TARGETS` lift them for local use.
+ */
+@Injectable()
+export class WebhookTargetPolicy {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /** Why `url` is not an acceptable absolute URL, or null. An empty value is not judged here. */
+  formProblem(url: string): string | null {
+    if (url === '') return null;
+    if (url.length > MAX_WEBHOOK_URL_LENGTH) return `webhookUrl must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`;
+    // The URL is stored and used exactly as sent, so nothing the URL parser would silently strip.
+    if (/[\s\u0000-\u001f\u007f]/.test(url)) return 'webhookUrl must not contain spaces or control characters';
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return 'webhookUrl must be an absolute https URL';
+    }
+    const schemes = this.config.allowHttpWebhooks ? ['https:', 'http:'] : ['https:'];
+    if (!schemes.includes(parsed.protocol)) {
+      return this.config.allowHttpWebhooks ? 'webhookUrl must be an http or https URL' : 'webhookUrl must be an https URL';
+    }
+    if (parsed.hostname === '') return 'webhookUrl must name a host';
+    return null;
+  }
+
+  /**
+   * Why the URL's host is or resolves to a non-public address, or null. A name that does not resolve,
+   * or not within the DNS time bound, is accepted: delivery checks the address again at connect time.
+   */
+  async resolutionProblem(url: string): Promise<string | null> {
+    if (url === '' || this.config.allowPrivateWebhookTargets) return null;
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host)) {
+      const why = nonPublicReason(host);
+      return why && `webhookUrl host ${host} is a ${why} address`;
+    }
+    const addresses = await this.lookupWithin(host, this.config.dnsTimeoutMs);
+    for (const address of addresses) {
+      const why = nonPublicReason(address);
+      if (why) return `webhookUrl host ${host} resolves to a ${why} address`;
+    }
+    return null;
+  }
+
+  private async lookupWithin(host: string, timeoutMs: number): Promise<string[]> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<string[]>((resolve) => {
+      timer = setTimeout(() => resolve([]), timeoutMs);
+    });
+    const resolved = lookup(host, { all: true, verbatim: true }).then(
+      (found) => found.map((a) => a.address),
+      () => [] as string[],
+    );
+    try {
+      return await Promise.race([resolved, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

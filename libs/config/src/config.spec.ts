@@ -1,0 +1,211 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, DEFAULT_PACKAGES_FILE, loadConfig } from './config';
+
+/** Runs `fn` and returns the ConfigError it throws (failing the test if it throws anything else). */
+function configErrorOf(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error('expected a ConfigError, but nothing was thrown');
+}
+
+describe('loadConfig', () => {
+  let cwd: string;
+
+  beforeEach(() => {
+    cwd = mkdtempSync(join(tmpdir(), 'config-spec-'));
+  });
+
+  afterEach(() => {
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
+  const writeCatalogue = (name: string, content: string) => {
+    const file = join(cwd, name);
+    writeFileSync(file, content, 'utf8');
+    return file;
+  };
+
+  describe('with an empty environment', () => {
+    it('uses the defaults', () => {
+      const config = loadConfig({}, cwd);
+      expect(config).toMatchObject({
+        mode: 'development',
+        host: '0.0.0.0',
+        accountPort: 8080,
+        apiPort: 8081,
+        dataDir: join(cwd, 'data'),
+        eventStore: { kind: 'embedded', file: join(cwd, 'data', 'events.sqlite') },
+        readModelFile: join(cwd, 'data', 'read-models.sqlite'),
+        logLevel: 'info',
+        allowPrivateWebhookTargets: false,
+        allowHttpWebhooks: false,
+        demoAccount: true,
+      });
+    });
+
+    it('loads the three shipped packages from config/packages.json', () => {
+      const config = loadConfig({}, cwd);
+      expect(config.packagesFile).toBe(DEFAULT_PACKAGES_FILE);
+      expect(config.packagesFile.endsWith(join('config', 'packages.json'))).toBe(true);
+      expect(config.packages).toEqual([
+        { packageid: 'trial', durationDays: 3 },
+        { packageid: 'monthly', durationDays: 30 },
+        { packageid: 'annual', durationDays: 365 },
+      ]);
+    });
+
+    it('treats empty-string variables as unset', () => {
+      const config = loadConfig({ API_PORT: '', ACCOUNT_PORT: '', LOG_LEVEL: '', EVENT_STORE: '', NODE_ENV: '' }, cwd);
+      expect(config).toMatchObject({ apiPort: 8081, accountPort: 8080, logLevel: 'info', mode: 'development' });
+      expect(config.eventStore).toEqual({ kind: 'embedded', file: join(cwd, 'data', 'events.sqlite') });
+    });
+  });
+
+  describe('with valid settings', () => {
+    it('reads ports, level, booleans and data dir from the environment', () => {
+      const config = loadConfig(
+        {
+          API_PORT: '9001',
+          ACCOUNT_PORT: '9000',
+          LOG_LEVEL: 'debug',
+          ALLOW_HTTP_WEBHOOKS: 'true',
+          ALLOW_PRIVATE_WEBHOOK_TARGETS: '1',
+          DEMO_ACCOUNT: 'false',
+          DATA_DIR: 'store',
+          EVENT_STORE: 'embedded',
+        },
+        cwd,
+      );
+      expect(config).toMatchObject({
+        apiPort: 9001,
+        accountPort: 9000,
+        logLevel: 'debug',
+        allowHttpWebhooks: true,
+        allowPrivateWebhookTargets: true,
+        demoAccount: false,
+        dataDir: join(cwd, 'store'),
+        eventStore: { kind: 'embedded', file: join(cwd, 'store', 'events.sqlite') },
+      });
+    });
+
+    it('defaults the log level to warn in test mode and turns the demo account off in production', () => {
+      expect(loadConfig({ NODE_ENV: 'test' }, cwd).logLevel).toBe('warn');
+      const production = loadConfig({ NODE_ENV: 'production' }, cwd);
+      expect(production.mode).toBe('production');
+      expect(production.demoAccount).toBe(false);
+    });
+  });
+
+  describe('with bad variables', () => {
+    it('reports every bad variable in one ConfigError', () => {
+      const error = configErrorOf(() =>
+        loadConfig(
+          { API_PORT: 'abc', ACCOUNT_PORT: '70000', LOG_LEVEL: 'loud', ALLOW_HTTP_WEBHOOKS: 'maybe', EVENT_STORE: 'mysql://x' },
+          cwd,
+        ),
+      );
+      expect(error.name).toBe('ConfigError');
+      expect(error).toBeInstanceOf(Error);
+      expect(error.problems).toHaveLength(5);
+      for (const variable of ['API_PORT', 'ACCOUNT_PORT', 'LOG_LEVEL', 'ALLOW_HTTP_WEBHOOKS', 'EVENT_STORE']) {
+        expect(error.problems.filter((p) => p.startsWith(`${variable}:`))).toHaveLength(1);
+        expect(error.message).toContain(`  - ${variable}:`);
+      }
+      expect(error.message.startsWith('Invalid configuration:')).toBe(true);
+      expect(error.problems.find((p) => p.startsWith('API_PORT:'))).toContain('"abc"');
+      expect(error.problems.find((p) => p.startsWith('ACCOUNT_PORT:'))).toContain('"70000"');
+    });
+
+    it.each([['-1'], ['1.5'], ['8080x'], ['65536'], ['0x50']])('refuses API_PORT=%s', (value) => {
+      const error = configErrorOf(() => loadConfig({ API_PORT: value }, cwd));
+      expect(error.problems).toEqual([expect.stringMatching(/^API_PORT: /)]);
+    });
+
+    it('refuses an unknown NODE_ENV', () => {
+      const error = configErrorOf(() => loadConfig({ NODE_ENV: 'staging' }, cwd));
+      expect(error.problems).toEqual([expect.stringMatching(/^NODE_ENV: .*"staging"/)]);
+    });
+
+    it('refuses an esdb:// event store as not yet supported', () => {
+      const error = configErrorOf(() => loadConfig({ EVENT_STORE: 'esdb://localhost:2113' }, cwd));
+      expect(error.problems).toEqual([expect.stringMatching(/^EVENT_STORE: /)]);
+    });
+
+    it('refuses control characters in a string variable', () => {
+      const error = configErrorOf(() => loadConfig({ HOST: 'local\nhost' }, cwd));
+      expect(error.problems).toEqual([expect.stringMatching(/^HOST: .*control characters/)]);
+    });
+
+    it('refuses DEMO_ACCOUNT=true in production', () => {
+      const error = configErrorOf(() => loadConfig({ NODE_ENV: 'production', DEMO_ACCOUNT: 'true' }, cwd));
+      expect(error.problems).toEqual(['DEMO_ACCOUNT: must not be true in production']);
+      expect(error.message).toContain('DEMO_ACCOUNT');
+    });
+  });
+
+  describe('PACKAGES_FILE', () => {
+    it('loads a custom valid catalogue given as an absolute path', () => {
+      const file = writeCatalogue('packages.json', JSON.stringify([{ packageid: 'weekly', durationDays: 7 }, { packageid: 'pro.2y', durationDays: 730 }]));
+      const config = loadConfig({ PACKAGES_FILE: file }, cwd);
+      expect(config.packagesFile).toBe(file);
+      expect(config.packages).toEqual([
+        { packageid: 'weekly', durationDays: 7 },
+        { packageid: 'pro.2y', durationDays: 730 },
+      ]);
+    });
+
+    it('resolves a relative path against cwd', () => {
+      const file = writeCatalogue('mine.json', JSON.stringify([{ packageid: 'day', durationDays: 1 }]));
+      const config = loadConfig({ PACKAGES_FILE: 'mine.json' }, cwd);
+      expect(config.packagesFile).toBe(file);
+      expect(config.packages).toEqual([{ packageid: 'day', durationDays: 1 }]);
+    });
+
+    it('reports a missing file naming PACKAGES_FILE', () => {
+      const missing = join(cwd, 'nope.json');
+      const error = configErrorOf(() => loadConfig({ PACKAGES_FILE: missing }, cwd));
+      expect(error.problems).toEqual([`PACKAGES_FILE: ${missing} does not exist`]);
+      expect(error.message).toContain('PACKAGES_FILE');
+    });
+
+    it('reports invalid JSON naming PACKAGES_FILE', () => {
+      const file = writeCatalogue('broken.json', '[{ "packageid": "trial", ');
+      const error = configErrorOf(() => loadConfig({ PACKAGES_FILE: file }, cwd));
+      expect(error.problems).toHaveLength(1);
+      expect(error.problems[0]).toMatch(/^PACKAGES_FILE: .*not valid JSON/);
+      expect(error.problems[0]).toContain(file);
+    });
+
+    it('reports a duplicate packageid naming PACKAGES_FILE', () => {
+      const file = writeCatalogue(
+        'dupes.json',
+        JSON.stringify([
+          { packageid: 'trial', durationDays: 3 },
+          { packageid: 'trial', durationDays: 5 },
+        ]),
+      );
+      const error = configErrorOf(() => loadConfig({ PACKAGES_FILE: file }, cwd));
+      expect(error.problems).toEqual([expect.stringMatching(/^PACKAGES_FILE: .*"trial" appears twice/)]);
+      expect(error.message).toContain('PACKAGES_FILE');
+    });
+
+    it('reports an empty catalogue naming PACKAGES_FILE', () => {
+      const file = writeCatalogue('empty.json', '[]');
+      const error = configErrorOf(() => loadConfig({ PACKAGES_FILE: file }, cwd));
+      expect(error.problems).toEqual([expect.stringMatching(/^PACKAGES_FILE: /)]);
+    });
+
+    it('reports a catalogue problem together with other bad variables', () => {
+      const error = configErrorOf(() => loadConfig({ PACKAGES_FILE: join(cwd, 'missing.json'), API_PORT: 'abc' }, cwd));
+      expect(error.problems).toHaveLength(2);
+      expect(error.problems.some((p) => p.startsWith('PACKAGES_FILE:'))).toBe(true);
+      expect(error.problems.some((p) => p.startsWith('API_PORT:'))).toBe(true);
+    });
+  });
+});

@@ -1,0 +1,4 @@
+export * from './read-model.types';
+export * from './instances.projection';
+export * from './projection-runner';
+export * from './sqlite/sqlite-read-models';

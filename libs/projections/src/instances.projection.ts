@@ -1,0 +1,27 @@
+import { evolveInstance, initialInstanceState, type InstanceEvent, type InstanceState } from '@gw/domain-instances';
+import type { InstanceRow } from './read-model.types';
+
+/** Streams whose events the read models are built from. */
+export const PROJECTED_STREAM_PREFIXES = ['instance-'] as const;
+
+/** Bumped whenever the projection's output changes, so stored read models are rebuilt on start. */
+export const PROJECTION_VERSION = 1;
+
+/**
+ * The instance row after `event`, folded with the domain's own `evolve` so that the read model and
+ * the write side cannot drift apart. An event at or below the row's revision was applied already and
+ * leaves the row unchanged, so applying an event twice is harmless.
+ */
+export function projectInstance(row: InstanceRow | undefined, event: InstanceEvent, revision: bigint): InstanceRow | undefined {
+  if (row && revision <= row.revision) return row;
+  const before: InstanceState = row ? { status: 'created', ...withoutRevision(row) } : initialInstanceState();
+  const after = evolveInstance(before, event);
+  if (after.status !== 'created') return undefined;
+  const { status: _status, ...fields } = after;
+  return { ...fields, revision };
+}
+
+function withoutRevision(row: InstanceRow): Omit<InstanceRow, 'revision'> {
+  const { revision: _revision, ...fields } = row;
+  return fields;
+}

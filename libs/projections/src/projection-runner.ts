@@ -1,0 +1,149 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { EventStore, RecordedEvent } from '@gw/event-store';
+import type { Logger } from '@gw/logging';
+import { PROJECTED_STREAM_PREFIXES } from './instances.projection';
+
+/** Where a runner applies events: a read model with its checkpoint. */
+export interface ProjectionTarget {
+  checkpoint(): bigint;
+  apply(events: readonly RecordedEvent[], checkpoint: bigint): void;
+}
+
+/** The read models did not reach a position in time; the answer would be stale. */
+export class ReadModelLagError extends Error {
+  constructor(readonly position: bigint, readonly reached: bigint) {
+    super(`read models at ${reached}, needed ${position}`);
+    this.name = 'ReadModelLagError';
+  }
+}
+
+interface Waiter {
+  position: bigint;
+  resolve(): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+export interface ProjectionRunnerOptions {
+  /** Events applied per transaction while catching up; once live, each event commits at once. */
+  batchSize?: number;
+  /** Pause before resubscribing after the store failed. */
+  retryDelayMs?: number;
+}
+
+/**
+ * Keeps a projection target up to date from the log: catches up in batches from the target's
+ * checkpoint, then applies live events one by one, resubscribing by itself after a store outage.
+ */
+export class ProjectionRunner {
+  private reached = 0n;
+  private waiters: Waiter[] = [];
+  private readonly controller = new AbortController();
+  private running?: Promise<void>;
+  private markReady!: () => void;
+  /** Resolves once the target has caught up with the log for the first time. */
+  readonly ready = new Promise<void>((resolve) => (this.markReady = resolve));
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly target: ProjectionTarget,
+    private readonly logger: Logger,
+    private readonly options: ProjectionRunnerOptions = {},
+  ) {}
+
+  start(): void {
+    this.running ??= this.run();
+  }
+
+  /** Position up to which the target reflects the log. */
+  get position(): bigint {
+    return this.reached;
+  }
+
+  /** Resolves once the target reflects the log up to `position`; rejects with ReadModelLagError after
+   * `timeoutMs`. */
+  waitFor(position: bigint, timeoutMs: number): Promise<void> {
+    if (this.reached >= position) return Promise.resolve();
+    this.store.nudge?.();
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        position,
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          this.waiters = this.waiters.filter((w) => w !== waiter);
+          reject(new ReadModelLagError(position, this.reached));
+        }, timeoutMs),
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Waits until the target reflects everything in the log right now. */
+  async catchUpToHead(timeoutMs: number): Promise<void> {
+    await this.waitFor(await this.store.headPosition(), timeoutMs);
+  }
+
+  async stop(): Promise<void> {
+    this.controller.abort();
+    await this.running;
+    for (const waiter of this.waiters) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new ReadModelLagError(waiter.position, this.reached));
+    }
+    this.waiters = [];
+  }
+
+  private async run(): Promise<void> {
+    const { signal } = this.controller;
+    const batchSize = this.options.batchSize ?? 500;
+    while (!signal.aborted) {
+      try {
+        this.advance(this.target.checkpoint());
+        let live = false;
+        let batch: RecordedEvent[] = [];
+        const subscription = this.store.subscribeToAll({
+          after: this.target.checkpoint(),
+          filter: { streamNamePrefixes: PROJECTED_STREAM_PREFIXES },
+          signal,
+        });
+        for await (const message of subscription) {
+          if (message.kind === 'event') {
+            batch.push(message.event);
+            if (live || batch.length >= batchSize) {
+              this.commit(batch, message.event.position);
+              batch = [];
+            }
+            continue;
+          }
+          this.commit(batch, message.position);
+          batch = [];
+          if (message.kind === 'caughtUp' && !live) {
+            live = true;
+            this.markReady();
+          }
+        }
+      } catch (error) {
+        if (signal.aborted) break;
+        this.logger.warn('read-model subscription failed; resubscribing', { error });
+        await sleep(this.options.retryDelayMs ?? 500, undefined, { signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  private commit(events: readonly RecordedEvent[], checkpoint: bigint): void {
+    this.target.apply(events, checkpoint);
+    this.advance(checkpoint);
+  }
+
+  private advance(position: bigint): void {
+    if (position > this.reached) this.reached = position;
+    if (this.waiters.length === 0) return;
+    const due = this.waiters.filter((w) => w.position <= this.reached);
+    this.waiters = this.waiters.filter((w) => w.position > this.reached);
+    for (const waiter of due) {
+      clearTimeout(waiter.timer);
+      waiter.resolve();
+    }
+  }
+}
