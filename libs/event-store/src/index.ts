@@ -1,3 +1,4 @@
 export * from './event-store.port';
 export * from './event-store.errors';
 export * from './sqlite/sqlite-event-store';
+export * from './open-event-store';

@@ -7,11 +7,3 @@ export class RequestRefused extends Error {
     this.name = 'RequestRefused';
   }
 }
-
-/** A command kept meeting a concurrent change after every internal retry (code 0012). */
-export class ConflictRetriesExhausted extends Error {
-  constructor(readonly streamName: string, readonly attempts: number) {
-    super(`stream ${streamName} kept changing during ${attempts} attempts`);
-    this.name = 'ConflictRetriesExhausted';
-  }
-}

@@ -30,6 +30,6 @@ export function WebhookUrlParam(): PropertyDecorator {
   return applyDecorators(
     IsDefined(withCode('0001', '$property is required (send it empty to switch delivery off)')),
     IsString(withCode('0002', '$property must be a string')),
-    Validate(WebhookUrlFormConstraint, withCode('0008', '$property must be an absolute https URL of at most 2048 characters')),
+    Validate(WebhookUrlFormConstraint, { context: { code: '0008' } }),
   );
 }

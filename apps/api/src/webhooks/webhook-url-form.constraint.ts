@@ -2,21 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { ValidatorConstraint, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
 import { WebhookTargetPolicy } from './webhook-target-policy';
 
-/** class-validator rule for the form of `webhookUrl` (code 0008), resolved through Nest's container
- * so that it obeys ALLOW_HTTP_WEBHOOKS. */
+/** class-validator rule for the form of `webhookUrl` (code 0008), taken from Nest's container so
+ * that it obeys ALLOW_HTTP_WEBHOOKS. */
 @ValidatorConstraint({ name: 'webhookUrlForm' })
 @Injectable()
 export class WebhookUrlFormConstraint implements ValidatorConstraintInterface {
-  private problem: string | null = null;
-
   constructor(private readonly policy: WebhookTargetPolicy) {}
 
   validate(value: unknown): boolean {
-    this.problem = typeof value === 'string' ? this.policy.formProblem(value) : null;
-    return this.problem === null;
+    return typeof value !== 'string' || this.policy.formProblem(value) === null;
   }
 
-  defaultMessage(_args?: ValidationArguments): string {
-    return this.problem ?? 'webhookUrl must be an absolute https URL';
+  defaultMessage(args: ValidationArguments): string {
+    return (typeof args.value === 'string' && this.policy.formProblem(args.value)) || 'webhookUrl is refused';
   }
 }

@@ -1,0 +1,53 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import type { AppConfig } from '@gw/config';
+import type { EventStore } from '@gw/event-store';
+import type { Logger } from '@gw/logging';
+import { AccountAuthenticator } from './accounts/account-authenticator';
+import { ContractExceptionFilter } from './http/contract-exception.filter';
+import { ContractValidationPipe } from './http/contract-params';
+import { CreateInstanceHandler } from './instances/create-instance/create-instance.handler';
+import { InstancesController } from './instances/instances.controller';
+import { ListInstancesHandler } from './instances/list-instances/list-instances.handler';
+import { RenewInstanceHandler } from './instances/renew-instance/renew-instance.handler';
+import { ReadModelsService } from './read-models/read-models.service';
+import { Clock } from './shared/clock';
+import { CommandRunner } from './shared/command-runner';
+import { APP_CONFIG, EVENT_STORE, LOGGER } from './shared/tokens';
+import { ChangeWebhookHandler } from './webhooks/change-webhook/change-webhook.handler';
+import { GetWebhookStatusHandler } from './webhooks/get-webhook-status/get-webhook-status.handler';
+import { WebhookTargetPolicy } from './webhooks/webhook-target-policy';
+import { WebhookUrlFormConstraint } from './webhooks/webhook-url-form.constraint';
+import { WebhooksController } from './webhooks/webhooks.controller';
+
+const CommandHandlers = [CreateInstanceHandler, RenewInstanceHandler, ChangeWebhookHandler];
+const QueryHandlers = [ListInstancesHandler, GetWebhookStatusHandler];
+
+/** Both HTTP hosts of the API. The store and logger are made outside, so that main.ts owns their
+ * lifecycle and the same store can serve other modules of the process. */
+@Module({})
+export class AppModule {
+  static register(deps: { config: AppConfig; store: EventStore; logger: Logger }): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [CqrsModule.forRoot()],
+      controllers: [InstancesController, WebhooksController],
+      providers: [
+        { provide: APP_CONFIG, useValue: deps.config },
+        { provide: EVENT_STORE, useValue: deps.store },
+        { provide: LOGGER, useValue: deps.logger },
+        { provide: APP_FILTER, useClass: ContractExceptionFilter },
+        Clock,
+        CommandRunner,
+        ReadModelsService,
+        AccountAuthenticator,
+        WebhookTargetPolicy,
+        WebhookUrlFormConstraint,
+        ContractValidationPipe,
+        ...CommandHandlers,
+        ...QueryHandlers,
+      ],
+    };
+  }
+}

@@ -1,0 +1,57 @@
+import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import { ConflictRetriesExhausted } from '@gw/application';
+import { Codes, failureEnvelope, type Violation } from '@gw/contract';
+import { DomainRefusal } from '@gw/domain-core';
+import { EventStoreUnavailableError } from '@gw/event-store';
+import type { Logger } from '@gw/logging';
+import { ReadModelLagError } from '@gw/projections';
+import { LOGGER } from '../shared/tokens';
+import { RequestRefused } from './contract-error';
+import { sendJson } from './send-json';
+
+/**
+ * The one place where errors become the contract's failure envelope. Refusals are answered with
+ * HTTP 200 and their codes; an outage with 0011 and a lasting conflict with 0012. Anything else is
+ * a bug: it is logged in full and answered with a bare envelope, never a stack trace.
+ */
+@Catch()
+export class ContractExceptionFilter implements ExceptionFilter {
+  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<ServerResponse>();
+    const { status, violations } = this.classify(error);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    sendJson(res, status, failureEnvelope(violations));
+  }
+
+  private classify(error: unknown): { status: number; violations: readonly Violation[] } {
+    if (error instanceof RequestRefused || error instanceof DomainRefusal) return { status: 200, violations: error.violations };
+    if (error instanceof ConflictRetriesExhausted) {
+      this.logger.warn('command gave up after concurrent changes', { stream: error.streamName, attempts: error.attempts });
+      return {
+        status: 200,
+        violations: [{ code: Codes.ConcurrentChange, message: 'the instance kept changing concurrently; retry the request' }],
+      };
+    }
+    if (error instanceof EventStoreUnavailableError || error instanceof ReadModelLagError) {
+      this.logger.warn('answered 0011', { error });
+      return {
+        status: 200,
+        violations: [{ code: Codes.Unavailable, message: 'the service is temporarily unavailable; retry the request' }],
+      };
+    }
+    if (error instanceof HttpException && error.getStatus() === 404) {
+      return { status: 404, violations: [{ code: Codes.UnknownOperation, message: 'unknown operation' }] };
+    }
+    this.logger.error('unexpected error while handling a request', { error });
+    return {
+      status: 500,
+      violations: [{ code: Codes.Unavailable, message: 'internal error; retry the request' }],
+    };
+  }
+}

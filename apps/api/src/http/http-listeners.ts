@@ -1,0 +1,124 @@
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Codes, failureEnvelope } from '@gw/contract';
+import { redactUrl, type Logger } from '@gw/logging';
+import type { ContractRequest } from './contract-params';
+import { parseBody, parseQuery, readBody, UnreadableBody } from './request-params';
+import { routeRequest, type HostName } from './routes';
+import { sendJson } from './send-json';
+
+export interface Listener {
+  host: HostName;
+  server: Server;
+  port: number;
+}
+
+/**
+ * The transport in front of Nest, one server per host of CONTRACT section 1: routing failures
+ * (404/405), `/healthz`, reading and parsing the body, and the request log. Operations reach Nest
+ * under `/{host}/...`, so each host only ever sees its own operations.
+ */
+export function createHostHandler(host: HostName, app: RequestListener, logger: Logger): RequestListener {
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    const rawUrl = req.url ?? '/';
+    res.on('finish', () => {
+      logger.info('request', {
+        host,
+        method: req.method,
+        path: redactUrl(rawUrl),
+        status: res.statusCode,
+        durationMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+      });
+    });
+    void handle(host, app, req, res, rawUrl).catch((error: unknown) => {
+      logger.error('transport failure', { error });
+      if (!res.headersSent) {
+        sendJson(res, 500, failureEnvelope([{ code: Codes.Unavailable, message: 'internal error; retry the request' }]));
+      }
+    });
+  };
+}
+
+async function handle(host: HostName, app: RequestListener, req: IncomingMessage, res: ServerResponse, rawUrl: string): Promise<void> {
+  const q = rawUrl.indexOf('?');
+  const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+  const search = q < 0 ? '' : rawUrl.slice(q + 1);
+  const method = req.method ?? 'GET';
+  const route = routeRequest(host, method, path);
+  if (route.kind === 'not-found') {
+    req.resume();
+    sendJson(res, 404, failureEnvelope([{ code: Codes.UnknownOperation, message: `unknown operation ${path}` }]));
+    return;
+  }
+  if (route.kind === 'method-not-allowed') {
+    req.resume();
+    sendJson(res, 405, failureEnvelope([{ code: Codes.UnknownOperation, message: `${path} does not take ${method}` }]), {
+      allow: route.allow,
+    });
+    return;
+  }
+  if (path === '/healthz') {
+    req.resume();
+    sendJson(res, 200, { success: true, status: 'ok' });
+    return;
+  }
+
+  let body = new Map<string, unknown[]>();
+  if (host === 'instance') {
+    try {
+      body = parseBody(req.headers['content-type'], await readBody(req));
+    } catch (error) {
+      if (!(error instanceof UnreadableBody)) throw error;
+      // An oversized body is not read to its end, so the connection cannot be reused.
+      sendJson(res, 200, failureEnvelope([error.violation]), error.tooLarge ? { connection: 'close' } : {});
+      return;
+    }
+  } else {
+    req.resume(); // account-host operations take the query string only
+  }
+  (req as IncomingMessage & ContractRequest).contractParams = { query: parseQuery(search), body };
+  req.url = `/${host}${path}`;
+  app(req, res);
+}
+
+/** Starts one server per host and resolves once all of them listen. */
+export async function listen(
+  hosts: Array<{ host: HostName; port: number }>,
+  bindAddress: string,
+  app: RequestListener,
+  logger: Logger,
+): Promise<Listener[]> {
+  return Promise.all(
+    hosts.map(
+      ({ host, port }) =>
+        new Promise<Listener>((resolve, reject) => {
+          const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, createHostHandler(host, app, logger));
+          server.keepAliveTimeout = 5_000;
+          server.once('error', reject);
+          server.listen(port, bindAddress, () => {
+            const bound = (server.address() as AddressInfo).port;
+            logger.info('listening', { host, address: bindAddress, port: bound });
+            resolve({ host, server, port: bound });
+          });
+        }),
+    ),
+  );
+}
+
+/** Stops accepting, lets requests in flight finish within `graceMs`, then closes what is left. */
+export async function closeListeners(listeners: Listener[], graceMs: number): Promise<void> {
+  await Promise.all(
+    listeners.map(
+      ({ server }) =>
+        new Promise<void>((resolve) => {
+          const force = setTimeout(() => server.closeAllConnections(), graceMs);
+          server.close(() => {
+            clearTimeout(force);
+            resolve();
+          });
+          server.closeIdleConnections();
+        }),
+    ),
+  );
+}

@@ -1,0 +1,47 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { AppConfig } from '@gw/config';
+import { InstanceIdTaken, instanceDecider, instanceStreamName } from '@gw/domain-instances';
+import { AccountAuthenticator } from '../../accounts/account-authenticator';
+import { Clock } from '../../shared/clock';
+import { CommandRunner } from '../../shared/command-runner';
+import { hashSecret, newInstanceId, newSecret } from '@gw/application';
+import { APP_CONFIG } from '../../shared/tokens';
+import { CreateInstanceCommand, type CreateInstanceResult } from './create-instance.command';
+
+@CommandHandler(CreateInstanceCommand)
+export class CreateInstanceHandler implements ICommandHandler<CreateInstanceCommand, CreateInstanceResult> {
+  constructor(
+    private readonly accounts: AccountAuthenticator,
+    private readonly runner: CommandRunner,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async execute({ email, apiKey, packageId }: CreateInstanceCommand): Promise<CreateInstanceResult> {
+    const accountEmail = await this.accounts.authenticate(email, apiKey);
+    // The token is shown once, in this answer; only its hash is recorded.
+    const token = newSecret('gwt');
+    for (;;) {
+      const instanceId = newInstanceId();
+      try {
+        const { state } = await this.runner.run(instanceStreamName(instanceId), instanceDecider, () => ({
+          type: 'CreateInstance' as const,
+          data: {
+            instanceId,
+            accountEmail,
+            packageId,
+            packages: this.config.packages,
+            tokenHash: hashSecret(token),
+            now: this.clock.now(),
+          },
+        }));
+        if (state.status !== 'created') throw new Error('instance was not created');
+        return { instanceid: instanceId, token, packageid: state.packageId, createdAt: state.createdAt, expiresAt: state.expiresAt };
+      } catch (error) {
+        // 96 random bits make a collision all but impossible; drawing again is still the right answer.
+        if (!(error instanceof InstanceIdTaken)) throw error;
+      }
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { deliveryEnabled, instanceStatus } from '@gw/domain-instances';
+import { AccountAuthenticator } from '../../accounts/account-authenticator';
+import { ReadModelsService } from '../../read-models/read-models.service';
+import { Clock } from '../../shared/clock';
+import { ListInstancesQuery, type ListInstancesResult } from './list-instances.query';
+
+@QueryHandler(ListInstancesQuery)
+export class ListInstancesHandler implements IQueryHandler<ListInstancesQuery, ListInstancesResult> {
+  constructor(
+    private readonly accounts: AccountAuthenticator,
+    private readonly readModels: ReadModelsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ email, apiKey }: ListInstancesQuery): Promise<ListInstancesResult> {
+    const accountEmail = await this.accounts.authenticate(email, apiKey);
+    const models = await this.readModels.current();
+    const now = this.clock.now();
+    return {
+      instances: models.listInstances(accountEmail).map((row) => ({
+        instanceid: row.instanceId,
+        packageid: row.packageId,
+        createdAt: row.createdAt,
+        expiresAt: row.expiresAt,
+        status: instanceStatus(row.expiresAt, now),
+        webhookUrl: row.webhookUrl,
+        webhookEnabled: deliveryEnabled({ status: 'created', ...row }, now),
+      })),
+    };
+  }
+}

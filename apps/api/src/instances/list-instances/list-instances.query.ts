@@ -1,0 +1,20 @@
+export class ListInstancesQuery {
+  constructor(
+    readonly email: string,
+    readonly apiKey: string,
+  ) {}
+}
+
+export interface InstanceSummary {
+  instanceid: string;
+  packageid: string;
+  createdAt: string;
+  expiresAt: string;
+  status: 'active' | 'expired';
+  webhookUrl: string;
+  webhookEnabled: boolean;
+}
+
+export interface ListInstancesResult {
+  instances: InstanceSummary[];
+}

@@ -1,0 +1,71 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { RequestListener } from 'node:http';
+import { useContainer } from 'class-validator';
+import { ConfigError, loadConfig, type AppConfig } from '@gw/config';
+import { openEventStore } from '@gw/event-store';
+import { createLogger } from '@gw/logging';
+import { AppModule } from './app.module';
+import { ensureDemoAccount } from './demo-account';
+import { closeListeners, listen } from './http/http-listeners';
+import { ReadModelsService } from './read-models/read-models.service';
+import { NestJsonLogger } from './shared/nest-logger';
+import { WebhookUrlFormConstraint } from './webhooks/webhook-url-form.constraint';
+
+function readConfig(): AppConfig {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger(config.logLevel, { app: 'api' });
+  const store = openEventStore(config.eventStore, { lockTimeoutMs: config.storeLockTimeoutMs });
+  const app = await NestFactory.create(AppModule.register({ config, store, logger }), {
+    bodyParser: false,
+    abortOnError: false,
+    logger: new NestJsonLogger(logger),
+  });
+  // class-validator builds its rule classes itself; only the webhook-URL rule needs Nest's container.
+  const constraint = app.get(WebhookUrlFormConstraint);
+  useContainer({ get: (cls: unknown) => (cls === WebhookUrlFormConstraint ? constraint : undefined) }, { fallback: true });
+  await app.init();
+  await app.get(ReadModelsService).start();
+  if (config.demoAccount) await ensureDemoAccount(config, store, logger);
+
+  const handler = app.getHttpAdapter().getInstance() as RequestListener;
+  const listeners = await listen(
+    [
+      { host: 'account', port: config.accountPort },
+      { host: 'instance', port: config.apiPort },
+    ],
+    config.host,
+    handler,
+    logger,
+  );
+  logger.info('ready', { ports: Object.fromEntries(listeners.map((l) => [l.host, l.port])), mode: config.mode });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { signal });
+    await closeListeners(listeners, config.shutdownGraceMs);
+    await app.close();
+    await store.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  createLogger('error', { app: 'api' }).error('failed to start', { error });
+  process.exit(1);
+});

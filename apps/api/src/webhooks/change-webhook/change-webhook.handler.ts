@@ -1,0 +1,32 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { deliveryEnabled, instanceDecider, instanceStreamName } from '@gw/domain-instances';
+import { Clock } from '../../shared/clock';
+import { CommandRunner } from '../../shared/command-runner';
+import { authenticateInstance } from '../instance-auth';
+import { WebhookTargetPolicy } from '../webhook-target-policy';
+import { ChangeWebhookCommand, type ChangeWebhookResult } from './change-webhook.command';
+
+@CommandHandler(ChangeWebhookCommand)
+export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookCommand, ChangeWebhookResult> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly policy: WebhookTargetPolicy,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ instanceId, token, webhookUrl }: ChangeWebhookCommand): Promise<ChangeWebhookResult> {
+    let urlRefusal: Promise<string | null> | undefined;
+    const { state } = await this.runner.run(instanceStreamName(instanceId), instanceDecider, async (current) => {
+      authenticateInstance(token, current.status === 'created' ? current.tokenHash : undefined);
+      // Resolved once per request, even when a concurrent change makes the runner decide again.
+      urlRefusal ??= this.policy.resolutionProblem(webhookUrl);
+      const refusal = await urlRefusal;
+      return {
+        type: 'ChangeWebhook' as const,
+        data: { url: webhookUrl, now: this.clock.now(), ...(refusal ? { urlRefusal: refusal } : {}) },
+      };
+    });
+    if (state.status !== 'created') throw new Error('changed instance has no state');
+    return { webhookUrl: state.webhookUrl, enabled: deliveryEnabled(state, this.clock.now()) };
+  }
+}

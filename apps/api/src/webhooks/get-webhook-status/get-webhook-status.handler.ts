@@ -1,0 +1,28 @@
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { deliveryEnabled, instanceStatus } from '@gw/domain-instances';
+import { ReadModelsService } from '../../read-models/read-models.service';
+import { Clock } from '../../shared/clock';
+import { authenticateInstance } from '../instance-auth';
+import { GetWebhookStatusQuery, type WebhookStatusResult } from './get-webhook-status.query';
+
+@QueryHandler(GetWebhookStatusQuery)
+export class GetWebhookStatusHandler implements IQueryHandler<GetWebhookStatusQuery, WebhookStatusResult> {
+  constructor(
+    private readonly readModels: ReadModelsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ instanceId, token }: GetWebhookStatusQuery): Promise<WebhookStatusResult> {
+    const models = await this.readModels.current();
+    const row = models.findInstance(instanceId);
+    authenticateInstance(token, row?.tokenHash);
+    if (!row) throw new Error('unreachable: authentication passed without an instance');
+    const now = this.clock.now();
+    return {
+      webhookUrl: row.webhookUrl,
+      enabled: deliveryEnabled({ status: 'created', ...row }, now),
+      instanceStatus: instanceStatus(row.expiresAt, now),
+      ...(row.disabledReason ? { disabledReason: row.disabledReason } : {}),
+    };
+  }
+}

@@ -1,0 +1,13 @@
+export class GetWebhookStatusQuery {
+  constructor(
+    readonly instanceId: string,
+    readonly token: string,
+  ) {}
+}
+
+export interface WebhookStatusResult {
+  webhookUrl: string;
+  enabled: boolean;
+  instanceStatus: 'active' | 'expired';
+  disabledReason?: string;
+}

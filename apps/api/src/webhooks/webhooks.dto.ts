@@ -1,0 +1,12 @@
+import { RequiredText, WebhookUrlParam } from '../http/param-rules';
+
+export class WebhookDto {
+  @RequiredText(128) instanceid!: string;
+  @RequiredText(512) token!: string;
+  @WebhookUrlParam() webhookUrl!: string;
+}
+
+export class WebhookStatusDto {
+  @RequiredText(128) instanceid!: string;
+  @RequiredText(512) token!: string;
+}

@@ -1,0 +1,3 @@
+export * from './command-handling';
+export * from './register-account';
+export * from './secrets';
