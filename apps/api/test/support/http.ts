@@ -1,0 +1,59 @@
+/** What a client sees of one answer. */
+export interface Answer {
+  status: number;
+  contentType: string;
+  headers: Headers;
+  text: string;
+  /** The parsed body; undefined when it is not JSON. */
+  json: any;
+}
+
+export async function request(url: string, init: RequestInit = {}): Promise<Answer> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, contentType: response.headers.get('content-type') ?? '', headers: response.headers, text, json };
+}
+
+export const get = (base: string, path: string, params: Record<string, string> = {}) =>
+  request(`${base}${path}?${new URLSearchParams(params)}`);
+
+export const postJson = (base: string, path: string, body: unknown, query: Record<string, string> = {}) =>
+  request(`${base}${path}${Object.keys(query).length ? `?${new URLSearchParams(query)}` : ''}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+export const postForm = (base: string, path: string, params: Record<string, string>, query: Record<string, string> = {}) =>
+  request(`${base}${path}${Object.keys(query).length ? `?${new URLSearchParams(query)}` : ''}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(params).toString(),
+  });
+
+/** Asserts the contract's failure envelope with exactly these codes. */
+export function expectFailure(answer: Answer, codes: string[], status = 200): void {
+  expect({ status: answer.status, contentType: answer.contentType, msg: answer.json?.msg, success: answer.json?.success }).toEqual({
+    status,
+    contentType: 'application/json; charset=utf-8',
+    msg: codes,
+    success: false,
+  });
+  expect(Array.isArray(answer.json.details)).toBe(true);
+}
+
+/** Asserts a success envelope and returns its body. */
+export function expectSuccess(answer: Answer): any {
+  expect({ status: answer.status, contentType: answer.contentType, success: answer.json?.success }).toEqual({
+    status: 200,
+    contentType: 'application/json; charset=utf-8',
+    success: true,
+  });
+  return answer.json;
+}

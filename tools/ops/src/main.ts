@@ -1,0 +1,88 @@
+// Operator CLI (CONTRACT section 5): `npm run ops -- <command>`. Results go to stdout as JSON lines;
+// errors go to stderr with exit code 1.
+import { registerAccount } from '@gw/application';
+import { ConfigError, loadConfig, type AppConfig } from '@gw/config';
+import { AccountAlreadyExists } from '@gw/domain-accounts';
+import { openEventStore, type EventStore } from '@gw/event-store';
+import { parseArgs } from 'node:util';
+
+const USAGE = `Usage: npm run ops -- <command>
+
+  accounts create --email ADDRESS   create an account; prints {"email", "apikey"}
+  packages list                     print the package catalogue in use (PACKAGES_FILE)
+  events list [--stream NAME] [--after POSITION] [--limit N]
+                                    print recorded events as JSON lines, for audits
+
+The store and catalogue are those of the environment (DATA_DIR, EVENT_STORE, PACKAGES_FILE).`;
+
+class UsageError extends Error {}
+
+async function withStore<T>(config: AppConfig, work: (store: EventStore) => Promise<T>): Promise<T> {
+  const store = openEventStore(config.eventStore, { lockTimeoutMs: config.storeLockTimeoutMs });
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}\n`);
+}
+
+async function run(argv: string[]): Promise<void> {
+  const [group, action, ...rest] = argv;
+  if (!group || group === 'help' || group === '--help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const config = loadConfig();
+  const command = `${group} ${action ?? ''}`.trim();
+  switch (command) {
+    case 'accounts create': {
+      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' } }, strict: true });
+      const email = values.email?.trim() ?? '';
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) {
+        throw new UsageError('--email must be an e-mail address');
+      }
+      print(await withStore(config, (store) => registerAccount(store, email, new Date().toISOString())));
+      return;
+    }
+    case 'packages list':
+      for (const pkg of config.packages) print(pkg);
+      return;
+    case 'events list': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { stream: { type: 'string' }, after: { type: 'string' }, limit: { type: 'string' } },
+        strict: true,
+      });
+      if (values.after !== undefined && !/^\d+$/.test(values.after)) throw new UsageError('--after must be a position');
+      if (values.limit !== undefined && !/^\d+$/.test(values.limit)) throw new UsageError('--limit must be a number');
+      await withStore(config, async (store) => {
+        const events = values.stream
+          ? await store.readStream(values.stream)
+          : await store.readAll({
+              after: values.after ? BigInt(values.after) : undefined,
+              maxCount: values.limit ? Number(values.limit) : 1000,
+            });
+        for (const event of events) print(event);
+      });
+      return;
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof UsageError || error instanceof AccountAlreadyExists) {
+    process.stderr.write(`error: ${error.message}\n`);
+    if (error instanceof UsageError) process.stderr.write(`\n${USAGE}\n`);
+  } else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    process.stderr.write(`error: ${(error as Error).message}\n\n${USAGE}\n`);
+  } else {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  process.exit(1);
+});
