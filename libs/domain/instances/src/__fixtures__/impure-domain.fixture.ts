@@ -1,0 +1,9 @@
+// Lint fixture: a domain file that breaks every purity rule. It is excluded from `npm run lint`
+// and linted on purpose by tools/lint/module-boundaries.spec.ts, which expects each import refused.
+import { Injectable } from '@nestjs/common';
+import { EventStoreDBClient } from '@eventstore/db-client';
+import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+import { randomUUID } from 'crypto';
+
+export const impure = [Injectable, EventStoreDBClient, Database, readFileSync, randomUUID, Date.now(), new Date(), Math.random()];

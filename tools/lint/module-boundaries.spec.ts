@@ -1,0 +1,56 @@
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+const root = resolve(__dirname, '../..');
+
+interface LintMessage {
+  ruleId: string | null;
+  line: number;
+  message: string;
+}
+
+/** Lints fixture files (which `npm run lint` ignores) with the project's own configuration. */
+function lint(file: string): LintMessage[] {
+  const result = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/eslint/bin/eslint.js'), '--no-ignore', '--format', 'json', file],
+    { cwd: root, encoding: 'utf8', env: { ...process.env, NX_DAEMON: 'false' } },
+  );
+  if (!result.stdout) throw new Error(`eslint produced no report: ${result.stderr}`);
+  const [report] = JSON.parse(result.stdout) as Array<{ messages: LintMessage[] }>;
+  return report.messages;
+}
+
+describe('layering is enforced by lint', () => {
+  beforeAll(() => {
+    // The boundary rule reads Nx's cached project graph; without one it would silently skip.
+    const graph = spawnSync(process.execPath, [join(root, 'node_modules/nx/dist/bin/nx.js'), 'show', 'projects'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, NX_DAEMON: 'false' },
+    });
+    if (graph.status !== 0) throw new Error(`nx could not compute the project graph: ${graph.stderr}`);
+  });
+
+  const domainFixture = 'libs/domain/instances/src/__fixtures__/impure-domain.fixture.ts';
+
+  it('refuses a framework, a store client and Node I/O in a domain lib', () => {
+    const messages = lint(domainFixture);
+    const refusedLines = new Set(messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries' || m.ruleId === 'no-restricted-imports').map((m) => m.line));
+    // Lines 3-7 import @nestjs/common, @eventstore/db-client, better-sqlite3, node:fs and crypto.
+    expect([...refusedLines].sort()).toEqual([3, 4, 5, 6, 7]);
+    expect(messages.some((m) => m.ruleId === '@nx/enforce-module-boundaries' && m.message.includes('@nestjs/common'))).toBe(true);
+  });
+
+  it('refuses the clock and randomness in a domain lib', () => {
+    const purity = lint(domainFixture).filter((m) => m.ruleId === 'no-restricted-syntax');
+    expect(purity.map((m) => m.message)).toEqual(
+      expect.arrayContaining(['The domain takes `now` from the command.', 'Randomness comes in through the command.']),
+    );
+  });
+
+  it('refuses a store client imported by an app instead of going through the port', () => {
+    const messages = lint('apps/api/src/__fixtures__/store-client-in-app.fixture.ts');
+    expect(messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries').map((m) => m.line)).toEqual([3]);
+  });
+});
