@@ -1,0 +1,108 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ApiProcess, ROOT, runOps, tempDataDir } from './support/api-process';
+import { expectSuccess, get, request } from './support/http';
+
+describe('process lifecycle', () => {
+  it('answers /healthz on every listener once ready, and exits 0 on SIGTERM', async () => {
+    const api = await ApiProcess.start();
+    try {
+      for (const base of [api.accountUrl, api.apiUrl]) {
+        expect(expectSuccess(await get(base, '/healthz'))).toEqual({ success: true, status: 'ok' });
+      }
+      expect(await api.stop('SIGTERM')).toBe(0);
+      expect(api.output).toContain('"msg":"stopped"');
+    } finally {
+      await api.stop('SIGKILL');
+      api.removeData();
+    }
+  });
+
+  it('finishes a request in flight when SIGTERM arrives', async () => {
+    const api = await ApiProcess.start();
+    try {
+      // A slow client: headers now, body later; the answer must still come after SIGTERM.
+      const controller = new AbortController();
+      let release!: () => void;
+      const body = new ReadableStream({
+        start(stream) {
+          stream.enqueue(new TextEncoder().encode('{"instanceid":"x",'));
+          release = () => {
+            stream.enqueue(new TextEncoder().encode('"token":"y"}'));
+            stream.close();
+          };
+        },
+      });
+      const pending = request(`${api.apiUrl}/getWebhookStatus`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+        signal: controller.signal,
+      } as RequestInit);
+      await new Promise((r) => setTimeout(r, 200));
+      const stopped = api.stop('SIGTERM');
+      await new Promise((r) => setTimeout(r, 200));
+      release();
+      const answer = await pending;
+      expect(answer.json).toMatchObject({ success: false, msg: ['0006'] });
+      expect(await stopped).toBe(0);
+    } finally {
+      api.removeData();
+    }
+  });
+
+  it('refuses to start on bad configuration, naming every bad variable, with exit code 1', () => {
+    const dataDir = tempDataDir();
+    const result = spawnSync(process.execPath, ['-r', join(ROOT, 'tools/runtime/paths.js'), join(ROOT, 'dist/apps/api/src/main.js')], {
+      env: { PATH: process.env['PATH'], DATA_DIR: dataDir, API_PORT: 'eighty', ACCOUNT_PORT: '99999', LOG_LEVEL: 'chatty', ALLOW_HTTP_WEBHOOKS: 'perhaps' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    for (const name of ['API_PORT', 'ACCOUNT_PORT', 'LOG_LEVEL', 'ALLOW_HTTP_WEBHOOKS']) expect(result.stderr).toContain(name);
+    expect(result.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+  });
+});
+
+describe('operator CLI', () => {
+  const dataDir = tempDataDir();
+
+  it('creates an account and prints its e-mail lowercased and an API key', () => {
+    const result = runOps(dataDir, ['accounts', 'create', '--email', 'Ops.User@Example.COM']);
+    expect(result.status).toBe(0);
+    const printed = JSON.parse(result.stdout);
+    expect(Object.keys(printed).sort()).toEqual(['apikey', 'email']);
+    expect(printed.email).toBe('ops.user@example.com');
+    // At least 128 bits of entropy: 24 random bytes in base64url after the prefix.
+    expect(printed.apikey).toMatch(/^gwk_[A-Za-z0-9_-]{32}$/);
+  });
+
+  it('refuses an existing account, whatever the case of the address, with exit code 1 and a message on stderr', () => {
+    const result = runOps(dataDir, ['accounts', 'create', '--email', 'OPS.user@example.com']);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('already exists');
+  });
+
+  it('refuses a malformed e-mail address and an unknown command with exit code 1', () => {
+    expect(runOps(dataDir, ['accounts', 'create', '--email', 'not-an-address']).status).toBe(1);
+    expect(runOps(dataDir, ['accounts', 'delete']).status).toBe(1);
+    expect(runOps(dataDir, ['accounts', 'create']).status).toBe(1);
+  });
+
+  it('lists the package catalogue in use', () => {
+    const result = runOps(dataDir, ['packages', 'list']);
+    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
+      { packageid: 'trial', durationDays: 3 },
+      { packageid: 'monthly', durationDays: 30 },
+      { packageid: 'annual', durationDays: 365 },
+    ]);
+  });
+
+  it('prints the log for audits, with secrets only as hashes', () => {
+    const events = runOps(dataDir, ['events', 'list']).stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(events.map((e) => e.type)).toEqual(['AccountRegistered']);
+    expect(events[0].data.apiKeyHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+});

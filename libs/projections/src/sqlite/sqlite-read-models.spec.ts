@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { InstanceEvent } from '@gw/domain-instances';
+import { SqliteEventStore, type RecordedEvent } from '@gw/event-store';
+import { createLogger } from '@gw/logging';
+import { ProjectionRunner, ReadModelLagError } from '../projection-runner';
+import { SqliteReadModels } from './sqlite-read-models';
+
+const logger = createLogger('error');
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'gw-rm-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const created = (id: string, email = 'ann@example.com', createdAt = '2026-01-01T00:00:00.000Z'): InstanceEvent => ({
+  type: 'InstanceCreated',
+  data: { instanceId: id, accountEmail: email, packageId: 'monthly', tokenHash: `h-${id}`, createdAt, expiresAt: '2026-01-31T00:00:00.000Z' },
+});
+const set = (id: string, url: string): InstanceEvent => ({ type: 'WebhookSet', data: { instanceId: id, url, setAt: '2026-01-02T00:00:00.000Z' } });
+
+function recorded(events: InstanceEvent[], id: string, firstPosition: bigint): RecordedEvent[] {
+  return events.map((e, i) => ({
+    id: `${id}-${i}`,
+    streamName: `instance-${id}`,
+    revision: BigInt(i),
+    position: firstPosition + BigInt(i),
+    type: e.type,
+    data: e.data,
+    metadata: {},
+    recordedAt: '2026-01-01T00:00:00.000Z',
+  }));
+}
+
+describe('SQLite read models', () => {
+  it('applying the same events twice leaves the same rows', () => {
+    const models = new SqliteReadModels(join(dir, 'rm.sqlite'));
+    const events = recorded([created('a'), set('a', 'https://x.example/1')], 'a', 1n);
+    models.apply(events, 2n);
+    const once = models.allInstances();
+    models.apply(events, 2n);
+    expect(models.allInstances()).toEqual(once);
+    expect(once).toEqual([expect.objectContaining({ instanceId: 'a', webhookUrl: 'https://x.example/1', webhookOn: true, revision: 1n })]);
+    models.close();
+  });
+
+  it('keeps the checkpoint with the rows it covers, across reopening', () => {
+    const file = join(dir, 'rm.sqlite');
+    const models = new SqliteReadModels(file);
+    models.apply(recorded([created('a')], 'a', 7n), 7n);
+    models.close();
+    const reopened = new SqliteReadModels(file);
+    expect(reopened.checkpoint()).toBe(7n);
+    expect(reopened.findInstance('a')?.tokenHash).toBe('h-a');
+    reopened.close();
+  });
+
+  it("lists an account's instances oldest first and no one else's", () => {
+    const models = new SqliteReadModels(join(dir, 'rm.sqlite'));
+    models.apply(recorded([created('late', 'ann@example.com', '2026-03-01T00:00:00.000Z')], 'late', 1n), 1n);
+    models.apply(recorded([created('early', 'ann@example.com', '2026-02-01T00:00:00.000Z')], 'early', 2n), 2n);
+    models.apply(recorded([created('other', 'bob@example.com')], 'other', 3n), 3n);
+    expect(models.listInstances('ann@example.com').map((r) => r.instanceId)).toEqual(['early', 'late']);
+    models.close();
+  });
+});
+
+describe('projection runner', () => {
+  async function appendHistory(store: SqliteEventStore, count: number) {
+    for (let i = 0; i < count; i++) {
+      const id = `i${i}`;
+      await store.append(`instance-${id}`, [{ id: `${id}-c`, type: 'InstanceCreated', data: created(id).data }], 'no_stream');
+      if (i % 2 === 0) await store.append(`instance-${id}`, [{ id: `${id}-w`, type: 'WebhookSet', data: set(id, `https://x.example/${i}`).data }], 0n);
+      // Events of other streams are skipped but still move the checkpoint.
+      await store.append(`other-${id}`, [{ id: `${id}-o`, type: 'Unrelated', data: {} }], 'any');
+    }
+  }
+
+  it('builds live models that equal a rebuild from the log', async () => {
+    const store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), pollIntervalMs: 10 });
+    const live = new SqliteReadModels(join(dir, 'live.sqlite'));
+    const runner = new ProjectionRunner(store, live, logger, { batchSize: 7 });
+    runner.start();
+    await runner.ready;
+    await appendHistory(store, 40); // appended while the runner is live
+    await runner.catchUpToHead(5000);
+    await runner.stop();
+
+    const rebuilt = new SqliteReadModels(join(dir, 'rebuilt.sqlite'));
+    const rebuilder = new ProjectionRunner(store, rebuilt, logger, { batchSize: 7 });
+    rebuilder.start();
+    await rebuilder.ready;
+    await rebuilder.stop();
+
+    expect(live.allInstances()).toHaveLength(40);
+    expect(rebuilt.allInstances()).toEqual(live.allInstances());
+    expect(rebuilt.checkpoint()).toBe(await store.headPosition());
+    live.close();
+    rebuilt.close();
+    await store.close();
+  });
+
+  it('answers waitFor once a position is applied, and times out with ReadModelLagError when it cannot be', async () => {
+    const store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), pollIntervalMs: 10 });
+    const models = new SqliteReadModels(join(dir, 'rm.sqlite'));
+    const runner = new ProjectionRunner(store, models, logger);
+    runner.start();
+    await runner.ready;
+    const written = await store.append('instance-w', [{ id: 'w-c', type: 'InstanceCreated', data: created('w').data }], 'no_stream');
+    await runner.waitFor(written.position, 2000);
+    expect(models.findInstance('w')).toBeDefined();
+    await expect(runner.waitFor(written.position + 1000n, 100)).rejects.toBeInstanceOf(ReadModelLagError);
+    await runner.stop();
+    models.close();
+    await store.close();
+  });
+});
