@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { lookup } from 'node:dns/promises';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { lookup as systemLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { AppConfig } from '@gw/config';
 import { nonPublicReason } from '@gw/net-policy';
@@ -7,13 +7,26 @@ import { APP_CONFIG } from '../shared/tokens';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
+/** Resolves a host name to its addresses; the system resolver unless a test provides another. */
+export type HostLookup = (host: string) => Promise<string[]>;
+export const HOST_LOOKUP = Symbol('HOST_LOOKUP');
+
+const lookupAll: HostLookup = async (host) => (await systemLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
 /**
  * Which webhook URLs may be registered: the form check (stage 1) and the check of where the host
  * points (stage 3). `ALLOW_HTTP_WEBHOOKS` and `ALLOW_PRIVATE_WEBHOOK_TARGETS` lift them for local use.
  */
 @Injectable()
 export class WebhookTargetPolicy {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  private readonly lookup: HostLookup;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(HOST_LOOKUP) lookup?: HostLookup,
+  ) {
+    this.lookup = lookup ?? lookupAll;
+  }
 
   /** Why `url` is not an acceptable absolute URL, or null. An empty value is not judged here. */
   formProblem(url: string): string | null {
@@ -59,10 +72,7 @@ export class WebhookTargetPolicy {
     const timeout = new Promise<string[]>((resolve) => {
       timer = setTimeout(() => resolve([]), timeoutMs);
     });
-    const resolved = lookup(host, { all: true, verbatim: true }).then(
-      (found) => found.map((a) => a.address),
-      () => [] as string[],
-    );
+    const resolved = this.lookup(host).catch(() => [] as string[]);
     try {
       return await Promise.race([resolved, timeout]);
     } finally {
