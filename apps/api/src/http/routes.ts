@@ -7,12 +7,12 @@ export const ROUTES: Record<HostName, Record<string, readonly string[]>> = {
     '/renewInstance': ['GET'],
     '/listInstances': ['GET'],
     '/webhook': ['GET'],
-    '/healthz': ['GET'],
+    '/healthz': ['GET', 'HEAD'],
   },
   instance: {
     '/webhook': ['GET', 'POST'],
     '/getWebhookStatus': ['GET', 'POST'],
-    '/healthz': ['GET'],
+    '/healthz': ['GET', 'HEAD'],
   },
 };
 
@@ -25,8 +25,8 @@ export type RouteDecision =
 export function routeRequest(host: HostName, method: string, path: string): RouteDecision {
   const methods = ROUTES[host][path];
   if (!methods) return { kind: 'not-found' };
-  // HEAD is answered like GET by HTTP's rules, so it is allowed wherever GET is.
-  const allowed = methods.includes('GET') ? [...methods, 'HEAD'] : [...methods];
-  if (!allowed.includes(method)) return { kind: 'method-not-allowed', allow: allowed.join(', ') };
+  // Operations take no HEAD: several GET operations change state (newInstance creates an instance
+  // whose token only the answer's body shows), so a HEAD must not run them.
+  if (!methods.includes(method)) return { kind: 'method-not-allowed', allow: methods.join(', ') };
   return { kind: 'operation', path };
 }
