@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiProcess, ROOT, runOps, tempDataDir } from './support/api-process';
 import { expectSuccess, get, request } from './support/http';
@@ -62,11 +63,13 @@ describe('process lifecycle', () => {
     expect(result.status).toBe(1);
     for (const name of ['API_PORT', 'ACCOUNT_PORT', 'LOG_LEVEL', 'ALLOW_HTTP_WEBHOOKS']) expect(result.stderr).toContain(name);
     expect(result.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });
 
 describe('operator CLI', () => {
   const dataDir = tempDataDir();
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('creates an account and prints its e-mail lowercased and an API key', () => {
     const result = runOps(dataDir, ['accounts', 'create', '--email', 'Ops.User@Example.COM']);

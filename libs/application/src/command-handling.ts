@@ -48,7 +48,8 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       if (attempt > retries) throw new ConflictRetriesExhausted(streamName, attempt);
-      await sleep(Math.random() * 10 * attempt);
+      // Full jitter on an exponential bound spreads writers that collided on the same stream.
+      await sleep(Math.random() * Math.min(200, 10 * 2 ** attempt));
     }
   }
 }

@@ -91,7 +91,38 @@ function parseJsonObject(text: string): ParamSource {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new UnreadableBody('the JSON body must be an object of parameters');
   }
-  return new Map(Object.entries(parsed).map(([name, value]) => [name, [value]]));
+  const source: ParamSource = new Map(Object.entries(parsed).map(([name, value]) => [name, [value]]));
+  // JSON.parse keeps the last of repeated keys; the contract refuses a repeated name instead.
+  for (const name of repeatedTopLevelKeys(text)) source.get(name)?.push(undefined);
+  return source;
+}
+
+/**
+ * Names that occur more than once as keys of the top-level object of valid JSON `text`. A small
+ * scanner: it tracks nesting depth and skips over strings, so only top-level keys count.
+ */
+export function repeatedTopLevelKeys(text: string): string[] {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    else if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      let next = end + 1;
+      while (/\s/.test(text[next] ?? '')) next++;
+      if (depth === 1 && text[next] === ':') {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (seen.has(key)) repeated.add(key);
+        seen.add(key);
+      }
+      i = end;
+    }
+  }
+  return [...repeated];
 }
 
 function parseForm(text: string): ParamSource {
