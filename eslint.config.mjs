@@ -22,6 +22,7 @@ const depConstraints = [
   {
     sourceTag: 'type:application',
     onlyDependOnLibsWithTags: ['type:domain', 'type:contract', 'type:data-access'],
+    // Node's crypto is fine here: hashing and sealing secrets is this layer's job.
     bannedExternalImports: [...FRAMEWORKS, ...STORE_CLIENTS],
   },
   {

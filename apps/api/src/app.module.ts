@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { SecretBox } from '@gw/application';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { AppConfig } from '@gw/config';
@@ -11,7 +12,10 @@ import { CreateInstanceHandler } from './instances/create-instance/create-instan
 import { InstancesController } from './instances/instances.controller';
 import { ListInstancesHandler } from './instances/list-instances/list-instances.handler';
 import { RenewInstanceHandler } from './instances/renew-instance/renew-instance.handler';
+import { IngestController } from './ingest/ingest.controller';
+import { RecordInboundHandler } from './ingest/record-inbound.handler';
 import { ReadModelsService } from './read-models/read-models.service';
+import { GetWebhookLogsHandler } from './webhooks/get-webhook-logs/get-webhook-logs.handler';
 import { Clock } from './shared/clock';
 import { CommandRunner } from './shared/command-runner';
 import { APP_CONFIG, EVENT_STORE, LOGGER } from './shared/tokens';
@@ -21,8 +25,8 @@ import { WebhookTargetPolicy } from './webhooks/webhook-target-policy';
 import { WebhookUrlFormConstraint } from './webhooks/webhook-url-form.constraint';
 import { WebhooksController } from './webhooks/webhooks.controller';
 
-const CommandHandlers = [CreateInstanceHandler, RenewInstanceHandler, ChangeWebhookHandler];
-const QueryHandlers = [ListInstancesHandler, GetWebhookStatusHandler];
+const CommandHandlers = [CreateInstanceHandler, RenewInstanceHandler, ChangeWebhookHandler, RecordInboundHandler];
+const QueryHandlers = [ListInstancesHandler, GetWebhookStatusHandler, GetWebhookLogsHandler];
 
 /** Both HTTP hosts of the API. The store and logger are made outside, so that main.ts owns their
  * lifecycle and the same store can serve other modules of the process. */
@@ -32,11 +36,12 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot()],
-      controllers: [InstancesController, WebhooksController],
+      controllers: [InstancesController, WebhooksController, IngestController],
       providers: [
         { provide: APP_CONFIG, useValue: deps.config },
         { provide: EVENT_STORE, useValue: deps.store },
         { provide: LOGGER, useValue: deps.logger },
+        { provide: SecretBox, useValue: new SecretBox(deps.config.secretsKey) },
         { provide: APP_FILTER, useClass: ContractExceptionFilter },
         Clock,
         CommandRunner,

@@ -7,6 +7,7 @@ import { openEventStore } from '@gw/event-store';
 import { createLogger } from '@gw/logging';
 import { AppModule } from './app.module';
 import { ensureDemoAccount } from './demo-account';
+import { bearerAuthorizer } from './http/bearer-authorizer';
 import { closeListeners, listen } from './http/http-listeners';
 import { ReadModelsService } from './read-models/read-models.service';
 import { NestJsonLogger } from './shared/nest-logger';
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     [
       { host: 'account', port: config.accountPort },
       { host: 'instance', port: config.apiPort },
+      { host: 'internal', port: config.internalPort, options: { authorize: bearerAuthorizer(config.internalToken) } },
     ],
     config.host,
     handler,

@@ -23,7 +23,10 @@ describe('nothing acknowledged is lost', () => {
     const renewed = expectSuccess(
       await get(api.accountUrl, '/renewInstance', { email: account.email, apikey: account.apikey, instanceid: created.instanceid, packageid: 'annual' }),
     );
-    expectSuccess(await postJson(api.apiUrl, '/webhook', { instanceid: created.instanceid, token: created.token, webhookUrl: 'https://8.8.8.8/after-kill' }));
+    const registered = expectSuccess(
+      await postJson(api.apiUrl, '/webhook', { instanceid: created.instanceid, token: created.token, webhookUrl: 'https://8.8.8.8/after-kill' }),
+    );
+    expect(registered.signingSecret).toMatch(/^whsec_/);
 
     expect(await api.stop('SIGKILL')).toBeNull();
     await api.start();
@@ -39,7 +42,13 @@ describe('nothing acknowledged is lost', () => {
       }),
     );
     const status = expectSuccess(await postJson(api.apiUrl, '/getWebhookStatus', { instanceid: created.instanceid, token: created.token }));
-    expect(status).toEqual({ success: true, webhookUrl: 'https://8.8.8.8/after-kill', enabled: true, instanceStatus: 'active' });
+    expect(status).toEqual({
+      success: true,
+      webhookUrl: 'https://8.8.8.8/after-kill',
+      enabled: true,
+      instanceStatus: 'active',
+      signingSecret: registered.signingSecret,
+    });
   });
 
   it('rebuilds deleted read models from the log to identical answers', async () => {

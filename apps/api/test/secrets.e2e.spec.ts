@@ -4,7 +4,8 @@ import { ApiProcess, createAccount } from './support/api-process';
 import { expectFailure, expectSuccess, get, postForm, postJson, request, type Answer } from './support/http';
 
 /**
- * CONTRACT section 5: API keys and instance tokens are stored only as hashes; no secret appears in
+ * CONTRACT sections 5 and 6: API keys and instance tokens are stored only as hashes, signing secrets
+ * only encrypted; no secret appears in
  * clear in the event log, a read model, a log line or an error message, and request logs redact
  * `token` and `apikey` query parameters. A realistic run sends the secrets in query strings, in
  * good requests and failed ones, and then everything the service wrote is searched for them.
@@ -30,6 +31,8 @@ function secretsInFiles(dir: string, secrets: string[]): string[] {
 describe('secrets (CONTRACT section 5)', () => {
   let api: ApiProcess;
   const secrets: string[] = [];
+  /** Signing secrets are shown to the instance's owner on purpose, but stored only encrypted. */
+  const signingSecrets: string[] = [];
   const ids: string[] = [];
   /** Answers other than the one newInstance answer that shows each token, as the contract says. */
   const answers: Answer[] = [];
@@ -54,12 +57,16 @@ describe('secrets (CONTRACT section 5)', () => {
 
     // Successful operations, with the secrets in the query string wherever the operation allows it.
     const acct = (path: string, params: Record<string, string>) => keep(get(api.accountUrl, path, params));
+    const shown = (answer: Answer) => {
+      if (answer.json?.signingSecret && !signingSecrets.includes(answer.json.signingSecret)) signingSecrets.push(answer.json.signingSecret);
+      return answer;
+    };
     expectSuccess(await acct('/renewInstance', { email: alice.email, apikey: alice.apikey, instanceid: a1.instanceid, packageid: 'annual' }));
     expectSuccess(await acct('/listInstances', { email: alice.email, apikey: alice.apikey }));
     expectSuccess(await keep(request(`${api.accountUrl}/listInstances?email=${bob.email}&api%6Bey=${bob.apikey}`)));
-    expectSuccess(await acct('/webhook', { instanceid: a2.instanceid, token: a2.token, webhookUrl: 'https://8.8.8.8/account-host' }));
-    expectSuccess(await keep(get(api.apiUrl, '/webhook', { instanceid: a1.instanceid, token: a1.token, webhookUrl: 'https://8.8.8.8/a1' })));
-    expectSuccess(await keep(postForm(api.apiUrl, '/webhook', { instanceid: b1.instanceid, token: b1.token, webhookUrl: 'https://1.1.1.1/b1' })));
+    expectSuccess(shown(await acct('/webhook', { instanceid: a2.instanceid, token: a2.token, webhookUrl: 'https://8.8.8.8/account-host' })));
+    expectSuccess(shown(await keep(get(api.apiUrl, '/webhook', { instanceid: a1.instanceid, token: a1.token, webhookUrl: 'https://8.8.8.8/a1' }))));
+    expectSuccess(shown(await keep(postForm(api.apiUrl, '/webhook', { instanceid: b1.instanceid, token: b1.token, webhookUrl: 'https://1.1.1.1/b1' }))));
     expectSuccess(await keep(postJson(api.apiUrl, '/webhook', { webhookUrl: '' }, { instanceid: a2.instanceid, token: a2.token })));
     expectSuccess(await keep(get(api.apiUrl, '/getWebhookStatus', { instanceid: a1.instanceid, token: a1.token })));
 
@@ -103,14 +110,15 @@ describe('secrets (CONTRACT section 5)', () => {
     // Not vacuous: the store keeps its records readable, so the ids and addresses are found in clear.
     const everything = Buffer.concat(files.map((f) => f.bytes));
     for (const id of [...ids, 'alice@example.com']) expect(everything.includes(Buffer.from(id))).toBe(true);
-    expect(secretsInFiles(api.dataDir, secrets)).toEqual([]);
+    expect(signingSecrets).toHaveLength(3);
+    expect(secretsInFiles(api.dataDir, [...secrets, ...signingSecrets])).toEqual([]);
   });
 
   it('after a clean stop: no secret in the process output or in any file left in the data dir', async () => {
     expect(await api.stop()).toBe(0);
     expect(filesUnder(api.dataDir).length).toBeGreaterThan(0);
-    expect(secretsInFiles(api.dataDir, secrets)).toEqual([]);
-    const leaked = secrets.filter((secret) => api.output.includes(secret) || api.output.includes(encodeURIComponent(secret)));
+    expect(secretsInFiles(api.dataDir, [...secrets, ...signingSecrets])).toEqual([]);
+    const leaked = [...secrets, ...signingSecrets].filter((secret) => api.output.includes(secret) || api.output.includes(encodeURIComponent(secret)));
     expect(leaked).toEqual([]);
   });
 

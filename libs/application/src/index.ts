@@ -1,3 +1,5 @@
 export * from './command-handling';
 export * from './register-account';
 export * from './secrets';
+export * from './secret-box';
+export * from './record-inbound';

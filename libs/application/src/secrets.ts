@@ -25,3 +25,8 @@ export function newInstanceId(): string {
 export function newEventId(): string {
   return randomUUID();
 }
+
+/** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}

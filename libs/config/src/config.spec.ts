@@ -14,6 +14,8 @@ function configErrorOf(fn: () => unknown): ConfigError {
   throw new Error('expected a ConfigError, but nothing was thrown');
 }
 
+const PRODUCTION_SECRETS = { INTERNAL_TOKEN: 'i'.repeat(32), SECRETS_KEY: 'ab'.repeat(32) };
+
 describe('loadConfig', () => {
   let cwd: string;
 
@@ -96,7 +98,7 @@ describe('loadConfig', () => {
 
     it('defaults the log level to warn in test mode and turns the demo account off in production', () => {
       expect(loadConfig({ NODE_ENV: 'test' }, cwd).logLevel).toBe('warn');
-      const production = loadConfig({ NODE_ENV: 'production' }, cwd);
+      const production = loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS }, cwd);
       expect(production.mode).toBe('production');
       expect(production.demoAccount).toBe(false);
     });
@@ -143,9 +145,29 @@ describe('loadConfig', () => {
     });
 
     it('refuses DEMO_ACCOUNT=true in production', () => {
-      const error = configErrorOf(() => loadConfig({ NODE_ENV: 'production', DEMO_ACCOUNT: 'true' }, cwd));
+      const error = configErrorOf(() => loadConfig({ NODE_ENV: 'production', DEMO_ACCOUNT: 'true', ...PRODUCTION_SECRETS }, cwd));
       expect(error.problems).toEqual(['DEMO_ACCOUNT: must not be true in production']);
       expect(error.message).toContain('DEMO_ACCOUNT');
+    });
+
+    it('requires INTERNAL_TOKEN and SECRETS_KEY in production, and checks the key is 32 bytes', () => {
+      const error = configErrorOf(() => loadConfig({ NODE_ENV: 'production' }, cwd));
+      expect(error.problems).toEqual([
+        'INTERNAL_TOKEN: is required in production',
+        'SECRETS_KEY: is required in production (32 random bytes, base64 or hex)',
+      ]);
+      const short = configErrorOf(() => loadConfig({ NODE_ENV: 'production', INTERNAL_TOKEN: 'x'.repeat(20), SECRETS_KEY: 'c2hvcnQ=' }, cwd));
+      expect(short.problems).toEqual(['SECRETS_KEY: must be 32 bytes, given as base64 or 64 hex digits']);
+      expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS }, cwd).secretsKey).toHaveLength(32);
+    });
+
+    it('makes one development key and internal token in DATA_DIR and reuses them', () => {
+      const first = loadConfig({}, cwd);
+      const second = loadConfig({}, cwd);
+      expect(first.secretsKey).toHaveLength(32);
+      expect(second.secretsKey.equals(first.secretsKey)).toBe(true);
+      expect(second.internalToken).toBe(first.internalToken);
+      expect(first.internalToken.length).toBeGreaterThanOrEqual(32);
     });
   });
 

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parsePackageCatalogue, type PackageDefinition } from '@gw/domain-instances';
 
@@ -10,6 +11,20 @@ export interface AppConfig {
   host: string;
   accountPort: number;
   apiPort: number;
+  internalPort: number;
+  notifierPort: number;
+  /** Bearer token of the internal ingest host. */
+  internalToken: string;
+  /** 32-byte key that encrypts webhook signing secrets at rest. */
+  secretsKey: Buffer;
+  /** Delays between delivery attempts, in seconds, after the immediate first one. */
+  retryScheduleSeconds: number[];
+  /** A receiver's answer headers must arrive within this time for success. */
+  deliveryTimeoutMs: number;
+  notifierConcurrency: number;
+  notifierPartitions: number;
+  notifierPartition: number;
+  notifierCheckpointIntervalMs: number;
   dataDir: string;
   eventStore: EventStoreSetting;
   readModelFile: string;
@@ -111,6 +126,16 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     host: read.string('HOST', '0.0.0.0'),
     accountPort: read.integer('ACCOUNT_PORT', 8080, 0, PORT_MAX),
     apiPort: read.integer('API_PORT', 8081, 0, PORT_MAX),
+    internalPort: read.integer('INTERNAL_PORT', 8082, 0, PORT_MAX),
+    notifierPort: read.integer('NOTIFIER_PORT', 8083, 0, PORT_MAX),
+    internalToken: '',
+    secretsKey: Buffer.alloc(0),
+    retryScheduleSeconds: readSchedule(read, env),
+    deliveryTimeoutMs: read.integer('DELIVERY_TIMEOUT_MS', 15_000, 100, 120_000),
+    notifierConcurrency: read.integer('NOTIFIER_CONCURRENCY', 64, 1, 10_000),
+    notifierPartitions: read.integer('NOTIFIER_PARTITIONS', 1, 1, 1024),
+    notifierPartition: read.integer('NOTIFIER_PARTITION', 0, 0, 1023),
+    notifierCheckpointIntervalMs: read.integer('NOTIFIER_CHECKPOINT_INTERVAL_MS', 1000, 10, 600_000),
     dataDir,
     eventStore: readEventStore(read, env, dataDir),
     readModelFile: resolve(dataDir, read.string('READ_MODEL_FILE', 'read-models.sqlite')),
@@ -127,6 +152,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     shutdownGraceMs: read.integer('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   };
   config.packages = readPackages(read, packagesFile);
+  if (config.notifierPartition >= config.notifierPartitions) {
+    read.problems.push(`NOTIFIER_PARTITION: must be below NOTIFIER_PARTITIONS (${config.notifierPartitions})`);
+  }
+  if (read.problems.length === 0) {
+    config.internalToken = readInternalToken(read, env, mode, dataDir);
+    config.secretsKey = readSecretsKey(read, env, mode, dataDir);
+  }
   if (mode === 'production' && config.demoAccount) read.problems.push('DEMO_ACCOUNT: must not be true in production');
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
@@ -143,6 +175,64 @@ function readEventStore(read: Reader, env: Env, dataDir: string): EventStoreSett
   }
   read.problems.push(`EVENT_STORE: must be "embedded" or an esdb:// connection string`);
   return { kind: 'embedded', file: join(dataDir, 'events.sqlite') };
+}
+
+const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
+
+function readSchedule(read: Reader, env: Env): number[] {
+  const raw = env['RETRY_SCHEDULE'];
+  if (raw === undefined || raw === '') return DEFAULT_RETRY_SCHEDULE;
+  const delays = raw.split(',').map((part) => Number(part.trim()));
+  if (delays.some((d) => !Number.isFinite(d) || d <= 0 || d > 7 * 24 * 3600) || raw.trim() === '') {
+    read.problems.push(`RETRY_SCHEDULE: must be comma-separated seconds, each above 0 and at most a week (got "${raw}")`);
+    return DEFAULT_RETRY_SCHEDULE;
+  }
+  return delays;
+}
+
+/**
+ * A secret that production must be given and that development makes once into DATA_DIR (mode 0600),
+ * so that every process sharing the data dir (API, notifier, simulator) uses the same one.
+ */
+function developmentSecret(dataDir: string, fileName: string, make: () => string): string {
+  const file = join(dataDir, fileName);
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    try {
+      writeFileSync(file, `${make()}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      // Another process created it first; read theirs.
+      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+    }
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+function readInternalToken(read: Reader, env: Env, mode: AppConfig['mode'], dataDir: string): string {
+  const raw = env['INTERNAL_TOKEN'];
+  if (raw !== undefined && raw !== '') {
+    if (raw.length < 16 || /\s/.test(raw)) read.problems.push('INTERNAL_TOKEN: must be at least 16 characters without spaces');
+    return raw;
+  }
+  if (mode === 'production') {
+    read.problems.push('INTERNAL_TOKEN: is required in production');
+    return '';
+  }
+  return developmentSecret(dataDir, 'internal-token', () => randomBytes(24).toString('base64url'));
+}
+
+function readSecretsKey(read: Reader, env: Env, mode: AppConfig['mode'], dataDir: string): Buffer {
+  const raw = env['SECRETS_KEY'] ?? '';
+  const text = raw !== '' ? raw : mode === 'production' ? '' : developmentSecret(dataDir, 'secrets.key', () => randomBytes(32).toString('base64'));
+  if (text === '') {
+    read.problems.push('SECRETS_KEY: is required in production (32 random bytes, base64 or hex)');
+    return Buffer.alloc(0);
+  }
+  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+  if (key.length !== 32) {
+    read.problems.push('SECRETS_KEY: must be 32 bytes, given as base64 or 64 hex digits');
+  }
+  return key;
 }
 
 function readPackages(read: Reader, file: string): PackageDefinition[] {

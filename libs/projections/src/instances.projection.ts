@@ -1,11 +1,12 @@
 import { evolveInstance, initialInstanceState, type InstanceEvent, type InstanceState } from '@gw/domain-instances';
 import type { InstanceRow } from './read-model.types';
 
-/** Streams whose events the read models are built from. */
-export const PROJECTED_STREAM_PREFIXES = ['instance-'] as const;
+/** Streams whose events the read models are built from: instances, and delivery outcomes for
+ * getWebhookLogs. */
+export const PROJECTED_STREAM_PREFIXES = ['instance-', 'notifications-'] as const;
 
 /** Bumped whenever the projection's output changes, so stored read models are rebuilt on start. */
-export const PROJECTION_VERSION = 1;
+export const PROJECTION_VERSION = 2;
 
 /**
  * The instance row after `event`, folded with the domain's own `evolve` so that the read model and

@@ -1,5 +1,5 @@
 import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConflictRetriesExhausted } from '@gw/application';
 import { Codes, failureEnvelope, type Violation } from '@gw/contract';
 import { DomainRefusal } from '@gw/domain-core';
@@ -8,6 +8,7 @@ import type { Logger } from '@gw/logging';
 import { ReadModelLagError } from '@gw/projections';
 import { LOGGER } from '../shared/tokens';
 import { RequestRefused } from './contract-error';
+import { failureStatus, hostOfRoutedUrl } from './failure-status';
 import { sendJson } from './send-json';
 
 /**
@@ -20,13 +21,15 @@ export class ContractExceptionFilter implements ExceptionFilter {
   constructor(@Inject(LOGGER) private readonly logger: Logger) {}
 
   catch(error: unknown, host: ArgumentsHost): void {
-    const res = host.switchToHttp().getResponse<ServerResponse>();
+    const http = host.switchToHttp();
+    const res = http.getResponse<ServerResponse>();
     const { status, violations } = this.classify(error);
+    const onHost = hostOfRoutedUrl(http.getRequest<IncomingMessage>().url);
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    sendJson(res, status, failureEnvelope(violations));
+    sendJson(res, status === 200 ? failureStatus(onHost, violations) : status, failureEnvelope(violations));
   }
 
   private classify(error: unknown): { status: number; violations: readonly Violation[] } {

@@ -4,8 +4,14 @@ import { Codes, failureEnvelope } from '@gw/contract';
 import { redactUrl, type Logger } from '@gw/logging';
 import type { ContractRequest } from './contract-params';
 import { parseBody, parseQuery, readBody, UnreadableBody } from './request-params';
+import { failureStatus } from './failure-status';
 import { routeRequest, type HostName } from './routes';
 import { sendJson } from './send-json';
+
+/** How a host admits requests before their body is read (the ingest host's bearer token). */
+export interface HostOptions {
+  authorize?: (req: IncomingMessage) => boolean;
+}
 
 export interface Listener {
   host: HostName;
@@ -18,7 +24,7 @@ export interface Listener {
  * (404/405), `/healthz`, reading and parsing the body, and the request log. Operations reach Nest
  * under `/{host}/...`, so each host only ever sees its own operations.
  */
-export function createHostHandler(host: HostName, app: RequestListener, logger: Logger): RequestListener {
+export function createHostHandler(host: HostName, app: RequestListener, logger: Logger, options: HostOptions = {}): RequestListener {
   return (req, res) => {
     const started = process.hrtime.bigint();
     const rawUrl = req.url ?? '/';
@@ -31,7 +37,7 @@ export function createHostHandler(host: HostName, app: RequestListener, logger: 
         durationMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
       });
     });
-    void handle(host, app, req, res, rawUrl).catch((error: unknown) => {
+    void handle(host, app, req, res, rawUrl, options).catch((error: unknown) => {
       logger.error('transport failure', { error });
       if (!res.headersSent) {
         sendJson(res, 500, failureEnvelope([{ code: Codes.Unavailable, message: 'internal error; retry the request' }]));
@@ -40,7 +46,14 @@ export function createHostHandler(host: HostName, app: RequestListener, logger: 
   };
 }
 
-async function handle(host: HostName, app: RequestListener, req: IncomingMessage, res: ServerResponse, rawUrl: string): Promise<void> {
+async function handle(
+  host: HostName,
+  app: RequestListener,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rawUrl: string,
+  options: HostOptions,
+): Promise<void> {
   const q = rawUrl.indexOf('?');
   const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
   const search = q < 0 ? '' : rawUrl.slice(q + 1);
@@ -64,36 +77,45 @@ async function handle(host: HostName, app: RequestListener, req: IncomingMessage
     return;
   }
 
+  if (options.authorize && !options.authorize(req)) {
+    req.resume();
+    const refusal = [{ code: Codes.IngestAuthFailed, message: 'missing or wrong bearer token' }];
+    sendJson(res, failureStatus(host, refusal), failureEnvelope(refusal), { 'www-authenticate': 'Bearer' });
+    return;
+  }
+
   let body = new Map<string, unknown[]>();
-  if (host === 'instance') {
+  if (host === 'account') {
+    req.resume(); // account-host operations take the query string only
+  } else {
     try {
-      body = parseBody(req.headers['content-type'], await readBody(req));
+      body = parseBody(req.headers['content-type'], await readBody(req), host === 'internal' ? ['application/json'] : undefined);
     } catch (error) {
       if (!(error instanceof UnreadableBody)) throw error;
       // An oversized body is not read to its end, so the connection cannot be reused.
-      sendJson(res, 200, failureEnvelope([error.violation]), error.tooLarge ? { connection: 'close' } : {});
+      sendJson(res, failureStatus(host, [error.violation], error.tooLarge), failureEnvelope([error.violation]), error.tooLarge ? { connection: 'close' } : {});
       return;
     }
-  } else {
-    req.resume(); // account-host operations take the query string only
   }
-  (req as IncomingMessage & ContractRequest).contractParams = { query: parseQuery(search), body };
+  // The ingest host takes its parameters from the JSON body and the path only.
+  const query = host === 'internal' ? new Map<string, unknown[]>() : parseQuery(search);
+  (req as IncomingMessage & ContractRequest).contractParams = { query, body };
   req.url = `/${host}${path}`;
   app(req, res);
 }
 
 /** Starts one server per host and resolves once all of them listen. */
 export async function listen(
-  hosts: Array<{ host: HostName; port: number }>,
+  hosts: Array<{ host: HostName; port: number; options?: HostOptions }>,
   bindAddress: string,
   app: RequestListener,
   logger: Logger,
 ): Promise<Listener[]> {
   return Promise.all(
     hosts.map(
-      ({ host, port }) =>
+      ({ host, port, options }) =>
         new Promise<Listener>((resolve, reject) => {
-          const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, createHostHandler(host, app, logger));
+          const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, createHostHandler(host, app, logger, options));
           server.keepAliveTimeout = 5_000;
           server.once('error', reject);
           server.listen(port, bindAddress, () => {

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsEmail, IsString, Matches, MaxLength, Validate, ValidateBy } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, Validate, ValidateBy } from 'class-validator';
 import type { ErrorCode } from '@gw/contract';
 import { WebhookUrlFormConstraint } from '../webhooks/webhook-url-form.constraint';
 
@@ -39,5 +39,56 @@ export function WebhookUrlParam(): PropertyDecorator {
     IsGiven(true, '$property is required (send it empty to switch delivery off)'),
     IsString(withCode('0002', '$property must be a string')),
     Validate(WebhookUrlFormConstraint, { context: { code: '0008' } }),
+  );
+}
+
+/** An optional string parameter; when given it must be a string within `maxLength` without control
+ * characters (free text such as a message body may have them: `allowControl`). */
+export function OptionalText(maxLength: number, allowControl = false): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    IsString(withCode('0002', '$property must be a string')),
+    MaxLength(maxLength, withCode('0002', `$property must be at most ${maxLength} characters`)),
+    ...(allowControl ? [] : [Matches(NO_CONTROL_CHARACTERS, withCode('0002', '$property must not contain control characters'))]),
+  );
+}
+
+export function OptionalBoolean(): PropertyDecorator {
+  return applyDecorators(IsOptional(), IsBoolean(withCode('0002', '$property must be true or false')));
+}
+
+/** A required Unix time in whole seconds. */
+export function UnixSeconds(): PropertyDecorator {
+  return applyDecorators(
+    IsGiven(false, '$property is required'),
+    IsInt(withCode('0002', '$property must be a whole number of Unix seconds')),
+    Min(0, withCode('0002', '$property must not be negative')),
+    Max(253402300799, withCode('0002', '$property is too far in the future')),
+  );
+}
+
+/** A required string that must be one of `allowed`. */
+export function OneOf(allowed: readonly string[]): PropertyDecorator {
+  return applyDecorators(
+    IsGiven(false, '$property is required'),
+    IsIn([...allowed], withCode('0002', `$property must be one of ${allowed.join(', ')}`)),
+  );
+}
+
+/** `limit` of getWebhookLogs: 1 to 100, as a string of digits or a JSON number. */
+export function Limit(max: number): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    ValidateBy(
+      {
+        name: 'isLimit',
+        validator: {
+          validate: (value: unknown) =>
+            (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max) ||
+            (typeof value === 'string' && /^\d{1,3}$/.test(value) && Number(value) >= 1 && Number(value) <= max),
+        },
+      },
+      withCode('0002', `$property must be a whole number from 1 to ${max}`),
+    ),
   );
 }

@@ -60,8 +60,11 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Parses a body by its content type: JSON object or urlencoded form; empty is no body. */
-export function parseBody(contentType: string | undefined, raw: Buffer): ParamSource {
+const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded'];
+
+/** Parses a body by its content type (JSON object or urlencoded form, or fewer where `accepted`
+ * says so); empty is no body. */
+export function parseBody(contentType: string | undefined, raw: Buffer, accepted: readonly string[] = BODY_TYPES): ParamSource {
   if (raw.length === 0) return new Map();
   const [mediaType, ...parameters] = (contentType ?? '').split(';').map((part) => part.trim().toLowerCase());
   const charset = parameters.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
@@ -74,8 +77,8 @@ export function parseBody(contentType: string | undefined, raw: Buffer): ParamSo
   } catch {
     throw new UnreadableBody('the request body is not valid UTF-8');
   }
-  if (mediaType === 'application/json') return parseJsonObject(text);
-  if (mediaType === 'application/x-www-form-urlencoded') return parseForm(text);
+  if (mediaType === 'application/json' && accepted.includes(mediaType)) return parseJsonObject(text);
+  if (mediaType === 'application/x-www-form-urlencoded' && accepted.includes(mediaType)) return parseForm(text);
   throw new UnreadableBody(
     mediaType ? `unsupported content type "${mediaType}"` : 'a request body needs a content type',
   );

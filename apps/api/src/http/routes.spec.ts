@@ -17,3 +17,12 @@ describe('routing', () => {
     expect(routeRequest('account', 'HEAD', '/healthz')).toEqual({ kind: 'operation', path: '/healthz' });
   });
 });
+
+describe('internal ingest routing', () => {
+  it('matches an instance id segment and nothing longer or empty', () => {
+    expect(routeRequest('internal', 'POST', '/instances/abc/messages')).toEqual({ kind: 'operation', path: '/instances/abc/messages' });
+    expect(routeRequest('internal', 'POST', '/instances//messages')).toEqual({ kind: 'not-found' });
+    expect(routeRequest('internal', 'POST', '/instances/a/b/messages')).toEqual({ kind: 'not-found' });
+    expect(routeRequest('internal', 'GET', '/instances/abc/acks')).toEqual({ kind: 'method-not-allowed', allow: 'POST' });
+  });
+});

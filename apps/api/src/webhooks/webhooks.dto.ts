@@ -1,4 +1,4 @@
-import { RequiredText, WebhookUrlParam } from '../http/param-rules';
+import { Limit, RequiredText, WebhookUrlParam } from '../http/param-rules';
 
 export class WebhookDto {
   @RequiredText(128) instanceid!: string;
@@ -9,4 +9,10 @@ export class WebhookDto {
 export class WebhookStatusDto {
   @RequiredText(128) instanceid!: string;
   @RequiredText(512) token!: string;
+}
+
+export class WebhookLogsDto {
+  @RequiredText(128) instanceid!: string;
+  @RequiredText(512) token!: string;
+  @Limit(100) limit?: string | number;
 }

@@ -17,6 +17,7 @@ export function tempDataDir(): string {
 export class ApiProcess {
   accountUrl = '';
   apiUrl = '';
+  internalUrl = '';
   output = '';
   private child?: ChildProcess;
   private exited?: Promise<number | null>;
@@ -41,6 +42,7 @@ export class ApiProcess {
       HOST: '127.0.0.1',
       ACCOUNT_PORT: '0',
       API_PORT: '0',
+      INTERNAL_PORT: '0',
       DATA_DIR: this.dataDir,
       ...this.env,
     };
@@ -61,9 +63,10 @@ export class ApiProcess {
         pending = lines.pop() ?? '';
         for (const line of lines) {
           if (!line.includes('"msg":"ready"')) continue;
-          const { ports } = JSON.parse(line) as { ports: { account: number; instance: number } };
+          const { ports } = JSON.parse(line) as { ports: { account: number; instance: number; internal: number } };
           this.accountUrl = `http://127.0.0.1:${ports.account}`;
           this.apiUrl = `http://127.0.0.1:${ports.instance}`;
+          this.internalUrl = `http://127.0.0.1:${ports.internal}`;
           clearTimeout(timer);
           done();
         }

@@ -14,3 +14,8 @@ export function maxIso(a: string, b: string): string {
 export function isBefore(now: string, expiresAt: string): boolean {
   return Date.parse(now) < Date.parse(expiresAt);
 }
+
+/** Adds milliseconds to an ISO timestamp. */
+export function addMs(iso: string, ms: number): string {
+  return new Date(Date.parse(iso) + ms).toISOString();
+}

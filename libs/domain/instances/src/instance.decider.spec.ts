@@ -22,8 +22,10 @@ const created: InstanceEvent = {
 const webhookSet = (url: string, setAt = t0): InstanceEvent => ({ type: 'WebhookSet', data: { instanceId: 'i1', url, setAt } });
 const change = (url: string, now = '2026-01-02T00:00:00.000Z', urlRefusal?: string): InstanceCommand => ({
   type: 'ChangeWebhook',
-  data: { url, now, ...(urlRefusal ? { urlRefusal } : {}) },
+  data: { url, now, newSigningSecret: 'enc-new', ...(urlRefusal ? { urlRefusal } : {}) },
 });
+const issued: InstanceEvent = { type: 'SigningSecretIssued', data: { instanceId: 'i1', encryptedSecret: 'enc-1', issuedAt: t0 } };
+const issuedAt = (at: string): InstanceEvent => ({ type: 'SigningSecretIssued', data: { instanceId: 'i1', encryptedSecret: 'enc-new', issuedAt: at } });
 const renew = (packageId: string, now: string, accountEmail = 'ann@example.com'): InstanceCommand => ({
   type: 'RenewInstance',
   data: { accountEmail, packageId, packages, now },
@@ -98,23 +100,26 @@ describe('renewing an instance', () => {
 
 describe('changing the webhook', () => {
   it('registers a URL and switches delivery on', () => {
-    spec.given([created]).when(change('https://a.example/hook')).then([webhookSet('https://a.example/hook', '2026-01-02T00:00:00.000Z')]);
+    spec
+      .given([created])
+      .when(change('https://a.example/hook'))
+      .then([issuedAt('2026-01-02T00:00:00.000Z'), webhookSet('https://a.example/hook', '2026-01-02T00:00:00.000Z')]);
   });
 
   it('records nothing when the same URL is registered twice', () => {
-    spec.given([created, webhookSet('https://a.example/hook')]).when(change('https://a.example/hook')).then([]);
+    spec.given([created, issued, webhookSet('https://a.example/hook')]).when(change('https://a.example/hook')).then([]);
   });
 
   it('records a new URL that replaces the old one', () => {
     spec
-      .given([created, webhookSet('https://a.example/hook')])
+      .given([created, issued, webhookSet('https://a.example/hook')])
       .when(change('https://b.example/hook'))
       .then([webhookSet('https://b.example/hook', '2026-01-02T00:00:00.000Z')]);
   });
 
   it('clears delivery on an empty URL', () => {
     spec
-      .given([created, webhookSet('https://a.example/hook')])
+      .given([created, issued, webhookSet('https://a.example/hook')])
       .when(change(''))
       .then([{ type: 'WebhookCleared', data: { instanceId: 'i1', clearedAt: '2026-01-02T00:00:00.000Z' } }]);
   });
@@ -125,7 +130,7 @@ describe('changing the webhook', () => {
 
   it('refuses any change on an expired instance (0007), even a clear', () => {
     spec.given([created]).when(change('https://a.example/hook', '2026-02-01T00:00:00.000Z')).thenRefuses(['0007']);
-    spec.given([created, webhookSet('https://a.example/hook')]).when(change('', '2026-01-31T00:00:00.000Z')).thenRefuses(['0007']);
+    spec.given([created, issued, webhookSet('https://a.example/hook')]).when(change('', '2026-01-31T00:00:00.000Z')).thenRefuses(['0007']);
   });
 
   it('accepts changes again once an expired instance is renewed', () => {
@@ -136,7 +141,7 @@ describe('changing the webhook', () => {
     spec
       .given([created, renewed])
       .when(change('https://a.example/hook', '2026-02-11T00:00:00.000Z'))
-      .then([webhookSet('https://a.example/hook', '2026-02-11T00:00:00.000Z')]);
+      .then([issuedAt('2026-02-11T00:00:00.000Z'), webhookSet('https://a.example/hook', '2026-02-11T00:00:00.000Z')]);
   });
 
   it('reports an expired instance and a refused target together (0007, 0008)', () => {
@@ -156,9 +161,22 @@ describe('changing the webhook', () => {
       data: { instanceId: 'i1', url: 'https://a.example/hook', reason: 'receiver answered 410 Gone', disabledAt: t0 },
     };
     spec
-      .given([created, webhookSet('https://a.example/hook'), disabled])
+      .given([created, issued, webhookSet('https://a.example/hook'), disabled])
       .when(change('https://a.example/hook'))
       .then([webhookSet('https://a.example/hook', '2026-01-02T00:00:00.000Z')]);
+  });
+});
+
+describe('the signing secret', () => {
+  it('is issued with the first registration and kept across later ones, clears included', () => {
+    spec
+      .given([created, issued, webhookSet('https://a.example/hook'), { type: 'WebhookCleared', data: { instanceId: 'i1', clearedAt: t0 } }])
+      .when(change('https://b.example/hook'))
+      .then([webhookSet('https://b.example/hook', '2026-01-02T00:00:00.000Z')]);
+  });
+
+  it('is not issued by switching delivery off', () => {
+    spec.given([created]).when(change('')).then([]);
   });
 });
 
@@ -170,7 +188,7 @@ describe('a receiver answering 410 Gone', () => {
 
   it('switches delivery off with a reason', () => {
     spec
-      .given([created, webhookSet('https://a.example/hook')])
+      .given([created, issued, webhookSet('https://a.example/hook')])
       .when(disable('https://a.example/hook'))
       .then([
         {
@@ -181,7 +199,7 @@ describe('a receiver answering 410 Gone', () => {
   });
 
   it('changes nothing for a URL that was replaced meanwhile', () => {
-    spec.given([created, webhookSet('https://b.example/hook')]).when(disable('https://a.example/hook')).then([]);
+    spec.given([created, issued, webhookSet('https://b.example/hook')]).when(disable('https://a.example/hook')).then([]);
   });
 });
 

@@ -24,11 +24,12 @@ export type RenewInstance = {
 /**
  * Registers `url`, or switches delivery off when it is empty. `urlRefusal` carries the adapter's
  * verdict on where the URL's host points (a non-public address), so that the domain reports it beside
- * its own refusals.
+ * its own refusals. `newSigningSecret` is a freshly drawn, encrypted secret, used only if the instance
+ * has none yet.
  */
 export type ChangeWebhook = {
   type: 'ChangeWebhook';
-  data: { url: string; urlRefusal?: string; now: string };
+  data: { url: string; urlRefusal?: string; newSigningSecret: string; now: string };
 };
 
 /** The receiver answered 410 Gone to a delivery for `url`. */
@@ -117,7 +118,15 @@ function decideChangeWebhook({ data }: ChangeWebhook, state: InstanceState): Ins
     return [{ type: 'WebhookCleared', data: { instanceId: state.instanceId, clearedAt: data.now } }];
   }
   if (data.url === state.webhookUrl && state.webhookOn) return [];
-  return [{ type: 'WebhookSet', data: { instanceId: state.instanceId, url: data.url, setAt: data.now } }];
+  const set: InstanceEvent = { type: 'WebhookSet', data: { instanceId: state.instanceId, url: data.url, setAt: data.now } };
+  if (state.encryptedSigningSecret !== null) return [set];
+  return [
+    {
+      type: 'SigningSecretIssued',
+      data: { instanceId: state.instanceId, encryptedSecret: data.newSigningSecret, issuedAt: data.now },
+    },
+    set,
+  ];
 }
 
 function decideDisable({ data }: DisableWebhookForReceiver, state: InstanceState): InstanceEvent[] {

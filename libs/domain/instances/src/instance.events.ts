@@ -34,9 +34,17 @@ export type WebhookDisabledByReceiver = {
   data: { instanceId: string; url: string; reason: string; disabledAt: string };
 };
 
+/** The instance's webhook signing secret was created, with its first registration. The secret is
+ * recorded only encrypted (opaque to the domain); it never changes afterwards. */
+export type SigningSecretIssued = {
+  type: 'SigningSecretIssued';
+  data: { instanceId: string; encryptedSecret: string; issuedAt: string };
+};
+
 export type InstanceEvent =
   | InstanceCreated
   | InstanceRenewed
+  | SigningSecretIssued
   | WebhookSet
   | WebhookCleared
   | WebhookDisabledByReceiver;
@@ -44,6 +52,7 @@ export type InstanceEvent =
 const INSTANCE_EVENT_TYPES: ReadonlySet<string> = new Set<InstanceEvent['type']>([
   'InstanceCreated',
   'InstanceRenewed',
+  'SigningSecretIssued',
   'WebhookSet',
   'WebhookCleared',
   'WebhookDisabledByReceiver',

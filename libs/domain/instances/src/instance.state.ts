@@ -16,6 +16,8 @@ export type InstanceState =
       /** Whether the owner (and the receiver) want delivery; expiry is applied on top. */
       webhookOn: boolean;
       disabledReason: string | null;
+      /** The webhook signing secret, encrypted; null until the first registration. */
+      encryptedSigningSecret: string | null;
     };
 
 export type CreatedInstance = Extract<InstanceState, { status: 'created' }>;
@@ -31,10 +33,14 @@ export function evolveInstance(state: InstanceState, event: InstanceEvent): Inst
         webhookUrl: '',
         webhookOn: false,
         disabledReason: null,
+        encryptedSigningSecret: null,
       };
     case 'InstanceRenewed':
       if (state.status !== 'created') return state;
       return { ...state, packageId: event.data.packageId, expiresAt: event.data.expiresAt };
+    case 'SigningSecretIssued':
+      if (state.status !== 'created') return state;
+      return { ...state, encryptedSigningSecret: event.data.encryptedSecret };
     case 'WebhookSet':
       if (state.status !== 'created') return state;
       return { ...state, webhookUrl: event.data.url, webhookOn: true, disabledReason: null };

@@ -2,9 +2,10 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isInstanceEvent } from '@gw/domain-instances';
+import { isNotificationEvent } from '@gw/domain-notifications';
 import type { RecordedEvent } from '@gw/event-store';
 import { PROJECTION_VERSION, projectInstance } from '../instances.projection';
-import type { InstanceRow } from '../read-model.types';
+import type { DeliveryAttemptRow, InstanceRow } from '../read-model.types';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -18,10 +19,26 @@ CREATE TABLE IF NOT EXISTS instances (
   webhook_url     TEXT NOT NULL,
   webhook_on      INTEGER NOT NULL,
   disabled_reason TEXT,
+  signing_secret  TEXT,
   revision        INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS instances_by_account ON instances (account_email, created_at, instance_id);
+CREATE TABLE IF NOT EXISTS delivery_attempts (
+  position        INTEGER PRIMARY KEY,
+  instance_id     TEXT NOT NULL,
+  webhook_id      TEXT NOT NULL,
+  sequence        INTEGER NOT NULL,
+  at              TEXT NOT NULL,
+  status          INTEGER NOT NULL,
+  error           TEXT NOT NULL,
+  duration_ms     INTEGER NOT NULL,
+  next_attempt_at TEXT
+);
+CREATE INDEX IF NOT EXISTS attempts_by_instance ON delivery_attempts (instance_id, position);
 `;
+
+/** Attempts kept per instance for getWebhookLogs, which shows at most 100. */
+const ATTEMPTS_KEPT = 100;
 
 interface Row {
   instance_id: string;
@@ -33,7 +50,18 @@ interface Row {
   webhook_url: string;
   webhook_on: bigint;
   disabled_reason: string | null;
+  signing_secret: string | null;
   revision: bigint;
+}
+
+interface AttemptRow {
+  webhook_id: string;
+  sequence: bigint;
+  at: string;
+  status: bigint;
+  error: string;
+  duration_ms: bigint;
+  next_attempt_at: string | null;
 }
 
 /**
@@ -60,13 +88,25 @@ export class SqliteReadModels {
       ),
       upsert: this.db.prepare(
         `INSERT INTO instances (instance_id, account_email, package_id, token_hash, created_at, expires_at,
-           webhook_url, webhook_on, disabled_reason, revision)
+           webhook_url, webhook_on, disabled_reason, signing_secret, revision)
          VALUES (@instanceId, @accountEmail, @packageId, @tokenHash, @createdAt, @expiresAt,
-           @webhookUrl, @webhookOn, @disabledReason, @revision)
+           @webhookUrl, @webhookOn, @disabledReason, @encryptedSigningSecret, @revision)
          ON CONFLICT (instance_id) DO UPDATE SET package_id = excluded.package_id,
            expires_at = excluded.expires_at, webhook_url = excluded.webhook_url,
            webhook_on = excluded.webhook_on, disabled_reason = excluded.disabled_reason,
-           revision = excluded.revision`,
+           signing_secret = excluded.signing_secret, revision = excluded.revision`,
+      ),
+      insertAttempt: this.db.prepare(
+        `INSERT OR IGNORE INTO delivery_attempts
+           (position, instance_id, webhook_id, sequence, at, status, error, duration_ms, next_attempt_at)
+         VALUES (@position, @instanceId, @webhookId, @sequence, @at, @status, @error, @durationMs, @nextAttemptAt)`,
+      ),
+      pruneAttempts: this.db.prepare(
+        `DELETE FROM delivery_attempts WHERE instance_id = ? AND position <
+           (SELECT min(position) FROM (SELECT position FROM delivery_attempts WHERE instance_id = ? ORDER BY position DESC LIMIT ${ATTEMPTS_KEPT}))`,
+      ),
+      latestAttempts: this.db.prepare<[string, number], AttemptRow>(
+        'SELECT * FROM delivery_attempts WHERE instance_id = ? ORDER BY position DESC LIMIT ?',
       ),
       setMeta: this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     };
@@ -81,13 +121,20 @@ export class SqliteReadModels {
   apply(events: readonly RecordedEvent[], checkpoint: bigint): void {
     this.db.transaction(() => {
       const touched = new Map<string, InstanceRow | undefined>();
+      const attempted = new Set<string>();
       for (const event of events) {
+        const attempt = deliveryAttempt(event);
+        if (attempt) {
+          this.statements.insertAttempt.run(attempt);
+          attempted.add(attempt.instanceId);
+        }
         if (!isInstanceEvent(event)) continue;
         const id = event.streamName.slice('instance-'.length);
         const current = touched.has(id) ? touched.get(id) : this.findInstance(id);
         touched.set(id, projectInstance(current, event, event.revision));
       }
       for (const row of touched.values()) if (row) this.statements.upsert.run(toParams(row));
+      for (const instanceId of attempted) this.statements.pruneAttempts.run(instanceId, instanceId);
       if (checkpoint > this.checkpoint()) this.statements.setMeta.run('checkpoint', checkpoint.toString());
     })();
   }
@@ -102,6 +149,19 @@ export class SqliteReadModels {
     return this.statements.byAccount.all(accountEmail).map(fromRow);
   }
 
+  /** The latest delivery attempts of an instance, newest first. */
+  latestAttempts(instanceId: string, limit: number): DeliveryAttemptRow[] {
+    return this.statements.latestAttempts.all(instanceId, limit).map((row) => ({
+      at: row.at,
+      sequence: Number(row.sequence),
+      webhookId: row.webhook_id,
+      status: Number(row.status),
+      error: row.error,
+      durationMs: Number(row.duration_ms),
+      nextAttemptAt: row.next_attempt_at,
+    }));
+  }
+
   /** Every row, for audits and rebuild checks. */
   allInstances(): InstanceRow[] {
     return (this.db.prepare('SELECT * FROM instances ORDER BY instance_id').all() as Row[]).map(fromRow);
@@ -112,8 +172,10 @@ export class SqliteReadModels {
   }
 
   private reset(): void {
+    // A new version may change the tables' shape, so they are made anew rather than emptied.
     this.db.transaction(() => {
-      this.db.exec('DELETE FROM instances; DELETE FROM meta;');
+      this.db.exec('DROP TABLE IF EXISTS instances; DROP TABLE IF EXISTS delivery_attempts; DROP TABLE IF EXISTS meta;');
+      this.db.exec(SCHEMA);
       this.db
         .prepare('INSERT INTO meta (key, value) VALUES (?, ?)')
         .run('version', String(PROJECTION_VERSION));
@@ -137,10 +199,26 @@ function fromRow(row: Row): InstanceRow {
     webhookUrl: row.webhook_url,
     webhookOn: row.webhook_on === 1n,
     disabledReason: row.disabled_reason,
+    encryptedSigningSecret: row.signing_secret,
     revision: row.revision,
   };
 }
 
 function toParams(row: InstanceRow): Record<string, unknown> {
   return { ...row, webhookOn: row.webhookOn ? 1 : 0 };
+}
+
+/** The delivery attempt an event records, if it records one. */
+function deliveryAttempt(event: RecordedEvent) {
+  if (!isNotificationEvent(event)) return undefined;
+  const base = { position: event.position, instanceId: event.data.instanceId, webhookId: event.data.webhookId, sequence: event.data.sequence };
+  if (event.type === 'DeliveryAttemptFailed') {
+    const { at, status, error, durationMs, nextAttemptAt } = event.data;
+    return { ...base, at, status, error, durationMs, nextAttemptAt };
+  }
+  if (event.type === 'NotificationDelivered') {
+    const { at, status, durationMs } = event.data;
+    return { ...base, at, status, error: '', durationMs, nextAttemptAt: null };
+  }
+  return undefined;
 }

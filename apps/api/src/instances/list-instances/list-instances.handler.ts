@@ -1,8 +1,10 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { SecretBox } from '@gw/application';
 import { deliveryEnabled, instanceStatus } from '@gw/domain-instances';
 import { AccountAuthenticator } from '../../accounts/account-authenticator';
 import { ReadModelsService } from '../../read-models/read-models.service';
 import { Clock } from '../../shared/clock';
+import { signingSecretField } from '../../webhooks/signing-secret';
 import { ListInstancesQuery, type ListInstancesResult } from './list-instances.query';
 
 @QueryHandler(ListInstancesQuery)
@@ -11,6 +13,7 @@ export class ListInstancesHandler implements IQueryHandler<ListInstancesQuery, L
     private readonly accounts: AccountAuthenticator,
     private readonly readModels: ReadModelsService,
     private readonly clock: Clock,
+    private readonly secrets: SecretBox,
   ) {}
 
   async execute({ email, apiKey }: ListInstancesQuery): Promise<ListInstancesResult> {
@@ -26,6 +29,7 @@ export class ListInstancesHandler implements IQueryHandler<ListInstancesQuery, L
         status: instanceStatus(row.expiresAt, now),
         webhookUrl: row.webhookUrl,
         webhookEnabled: deliveryEnabled({ status: 'created', ...row }, now),
+        ...signingSecretField(this.secrets, row.encryptedSigningSecret),
       })),
     };
   }

@@ -13,6 +13,7 @@ export interface InstanceSummary {
   status: 'active' | 'expired';
   webhookUrl: string;
   webhookEnabled: boolean;
+  signingSecret?: string;
 }
 
 export interface ListInstancesResult {

@@ -10,4 +10,5 @@ export class ChangeWebhookCommand {
 export interface ChangeWebhookResult {
   webhookUrl: string;
   enabled: boolean;
+  signingSecret?: string;
 }

@@ -1,8 +1,10 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { newSigningSecret, SecretBox } from '@gw/application';
 import { deliveryEnabled, instanceDecider, instanceStreamName } from '@gw/domain-instances';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../shared/command-runner';
 import { authenticateInstance } from '../instance-auth';
+import { signingSecretField } from '../signing-secret';
 import { WebhookTargetPolicy } from '../webhook-target-policy';
 import { ChangeWebhookCommand, type ChangeWebhookResult } from './change-webhook.command';
 
@@ -12,6 +14,7 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
     private readonly runner: CommandRunner,
     private readonly policy: WebhookTargetPolicy,
     private readonly clock: Clock,
+    private readonly secrets: SecretBox,
   ) {}
 
   async execute({ instanceId, token, webhookUrl }: ChangeWebhookCommand): Promise<ChangeWebhookResult> {
@@ -23,10 +26,20 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
       const refusal = await urlRefusal;
       return {
         type: 'ChangeWebhook' as const,
-        data: { url: webhookUrl, now: this.clock.now(), ...(refusal ? { urlRefusal: refusal } : {}) },
+        data: {
+          url: webhookUrl,
+          now: this.clock.now(),
+          // Drawn every time, used only by a first registration; it is never stored in clear.
+          newSigningSecret: this.secrets.seal(newSigningSecret()),
+          ...(refusal ? { urlRefusal: refusal } : {}),
+        },
       };
     });
     if (state.status !== 'created') throw new Error('changed instance has no state');
-    return { webhookUrl: state.webhookUrl, enabled: deliveryEnabled(state, this.clock.now()) };
+    return {
+      webhookUrl: state.webhookUrl,
+      enabled: deliveryEnabled(state, this.clock.now()),
+      ...signingSecretField(this.secrets, state.encryptedSigningSecret),
+    };
   }
 }

@@ -1,8 +1,10 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { SecretBox } from '@gw/application';
 import { deliveryEnabled, instanceStatus } from '@gw/domain-instances';
 import { ReadModelsService } from '../../read-models/read-models.service';
 import { Clock } from '../../shared/clock';
 import { authenticateInstance } from '../instance-auth';
+import { signingSecretField } from '../signing-secret';
 import { GetWebhookStatusQuery, type WebhookStatusResult } from './get-webhook-status.query';
 
 @QueryHandler(GetWebhookStatusQuery)
@@ -10,6 +12,7 @@ export class GetWebhookStatusHandler implements IQueryHandler<GetWebhookStatusQu
   constructor(
     private readonly readModels: ReadModelsService,
     private readonly clock: Clock,
+    private readonly secrets: SecretBox,
   ) {}
 
   async execute({ instanceId, token }: GetWebhookStatusQuery): Promise<WebhookStatusResult> {
@@ -23,6 +26,7 @@ export class GetWebhookStatusHandler implements IQueryHandler<GetWebhookStatusQu
       enabled: deliveryEnabled({ status: 'created', ...row }, now),
       instanceStatus: instanceStatus(row.expiresAt, now),
       ...(row.disabledReason ? { disabledReason: row.disabledReason } : {}),
+      ...signingSecretField(this.secrets, row.encryptedSigningSecret),
     };
   }
 }

@@ -10,4 +10,5 @@ export interface WebhookStatusResult {
   enabled: boolean;
   instanceStatus: 'active' | 'expired';
   disabledReason?: string;
+  signingSecret?: string;
 }

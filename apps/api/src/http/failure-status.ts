@@ -1,0 +1,22 @@
+import { Codes, type Violation } from '@gw/contract';
+import type { HostName } from './routes';
+
+/**
+ * The HTTP status of a failure envelope. The public hosts answer refusals with 200 (CONTRACT
+ * section 2); the internal ingest host uses 4xx statuses (section 6), and 503 for an outage.
+ */
+export function failureStatus(host: HostName, violations: readonly Violation[], tooLarge = false): number {
+  if (host !== 'internal') return 200;
+  const codes = new Set(violations.map((v) => v.code));
+  if (codes.has(Codes.IngestAuthFailed)) return 401;
+  if (tooLarge) return 413;
+  if (codes.has(Codes.Unavailable) || codes.has(Codes.ConcurrentChange)) return 503;
+  if (codes.has(Codes.NoSuchInstance)) return 404;
+  return 400;
+}
+
+/** Which host a request that reached Nest came in on (the listener prefixes its path). */
+export function hostOfRoutedUrl(url: string | undefined): HostName {
+  const first = (url ?? '').split('/')[1];
+  return first === 'account' || first === 'internal' ? first : 'instance';
+}

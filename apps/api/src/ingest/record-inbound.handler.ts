@@ -1,0 +1,27 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { recordAck, recordMessage, UnknownInstance } from '@gw/application';
+import { Codes } from '@gw/contract';
+import type { EventStore } from '@gw/event-store';
+import { RequestRefused } from '../http/contract-error';
+import { Clock } from '../shared/clock';
+import { EVENT_STORE } from '../shared/tokens';
+import { RecordInboundCommand } from './record-inbound.command';
+
+@CommandHandler(RecordInboundCommand)
+export class RecordInboundHandler implements ICommandHandler<RecordInboundCommand, void> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ instanceId, inbound }: RecordInboundCommand): Promise<void> {
+    try {
+      if ('message' in inbound) await recordMessage(this.store, instanceId, inbound.message, this.clock.now());
+      else await recordAck(this.store, instanceId, inbound.ack, this.clock.now());
+    } catch (error) {
+      if (!(error instanceof UnknownInstance)) throw error;
+      throw new RequestRefused([{ code: Codes.NoSuchInstance, field: 'instanceid', message: 'no such instance' }]);
+    }
+  }
+}

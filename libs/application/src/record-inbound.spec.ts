@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteEventStore } from '@gw/event-store';
+import { nameBasedId, recordAck, recordMessage, UnknownInstance } from './record-inbound';
+
+describe('recording inbound traffic', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+  const message = { id: 'm1', chatId: 'c1', from: '123', fromMe: false, senderName: 'Ann', type: 'chat', body: 'hi', time: 1700000000 };
+  const now = '2026-01-01T00:00:00.000Z';
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'gw-inbound-'));
+    store = new SqliteEventStore({ file: join(dir, 'events.sqlite') });
+    await store.append('instance-i1', [{ id: 'created', type: 'InstanceCreated', data: { instanceId: 'i1' } }], 'no_stream');
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('records a message once per message id, in the inbox stream, not the instance stream', async () => {
+    await recordMessage(store, 'i1', message, now);
+    await recordMessage(store, 'i1', { ...message, body: 'retried' }, now);
+    const inbox = await store.readStream('inbox-i1');
+    expect(inbox.map((e) => [e.type, (e.data as { message: { body: string } }).message.body])).toEqual([['MessageReceived', 'hi']]);
+    expect(await store.readStream('instance-i1')).toHaveLength(1);
+  });
+
+  it('records an ack once per message id and status', async () => {
+    const ack = { id: 'm1', chatId: 'c1', status: 'delivered' as const, time: 1700000001 };
+    await recordAck(store, 'i1', ack, now);
+    await recordAck(store, 'i1', ack, now);
+    await recordAck(store, 'i1', { ...ack, status: 'read' }, now);
+    expect((await store.readStream('inbox-i1')).map((e) => (e.data as { ack: { status: string } }).ack.status)).toEqual(['delivered', 'read']);
+  });
+
+  it('refuses traffic for an unknown instance', async () => {
+    await expect(recordMessage(store, 'nope', message, now)).rejects.toBeInstanceOf(UnknownInstance);
+  });
+
+  it('derives stable UUID-shaped ids from names', () => {
+    expect(nameBasedId('a')).toBe(nameBasedId('a'));
+    expect(nameBasedId('a')).not.toBe(nameBasedId('b'));
+    expect(nameBasedId('a')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});

@@ -1,0 +1,30 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+const VERSION = 'v1';
+
+/**
+ * Encrypts secrets that must be readable again (webhook signing secrets) with AES-256-GCM, so that
+ * the log and the read models only ever hold them encrypted. Format: `v1.<base64url iv|ciphertext|tag>`.
+ */
+export class SecretBox {
+  constructor(private readonly key: Buffer) {
+    if (key.length !== 32) throw new Error('SecretBox needs a 32-byte key');
+  }
+
+  seal(plaintext: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const sealed = Buffer.concat([iv, cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+    return `${VERSION}.${sealed.toString('base64url')}`;
+  }
+
+  /** Throws when the value was not sealed with this key or was altered. */
+  open(sealed: string): string {
+    const [version, payload] = sealed.split('.');
+    if (version !== VERSION || !payload) throw new Error('not a sealed secret');
+    const bytes = Buffer.from(payload, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, 12));
+    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+    return Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]).toString('utf8');
+  }
+}

@@ -1,0 +1,3 @@
+export * from './notification.events';
+export * from './notifications.state';
+export * from './notifications.decider';

@@ -1,0 +1,575 @@
+import { deciderSpec } from '@gw/domain-core/testing';
+import { fold } from '@gw/domain-core';
+import type { Ack, Message } from '@gw/domain-inbox';
+import { GONE_REASON, notificationsDecider, type NotificationCommand } from './notifications.decider';
+import type { NotificationBody, NotificationContent, NotificationEvent } from './notification.events';
+
+const spec = deciderSpec(notificationsDecider);
+const state = (history: NotificationEvent[]) => fold(notificationsDecider, history);
+
+const I = 'i1';
+const t0 = '2026-01-01T00:00:00.000Z';
+/** t0 (or `from`) plus whole or fractional seconds, as an ISO timestamp. */
+const plus = (seconds: number, from = t0) => new Date(Date.parse(from) + Math.round(seconds * 1000)).toISOString();
+
+/** CONTRACT section 6: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the immediate first attempt. */
+const DEFAULT_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
+
+const message: Message = {
+  id: 'm1',
+  chatId: '4917612345678@c.us',
+  from: '4917612345678@c.us',
+  fromMe: false,
+  senderName: 'Ann',
+  type: 'chat',
+  body: 'hello',
+  time: 1767225600,
+};
+const ack: Ack = { id: 'm0', chatId: '4917612345678@c.us', status: 'read', time: 1767225601 };
+
+const bodyOf = (sequence: number, content: NotificationContent): NotificationBody =>
+  'messages' in content ? { instanceId: I, sequence, messages: content.messages } : { instanceId: I, sequence, ack: content.ack };
+
+const created = (
+  webhookId: string,
+  sequence: number,
+  createdAt = t0,
+  content: NotificationContent = { messages: [message] },
+): NotificationEvent => ({
+  type: 'NotificationCreated',
+  data: { instanceId: I, webhookId, sequence, body: bodyOf(sequence, content), sourceEventId: `src-${sequence}`, createdAt },
+});
+
+const failed = (
+  webhookId: string,
+  sequence: number,
+  attempt: number,
+  at: string,
+  nextAttemptAt: string | null,
+  status = 500,
+  error = 'Internal Server Error',
+): NotificationEvent => ({
+  type: 'DeliveryAttemptFailed',
+  data: { instanceId: I, webhookId, sequence, attempt, at, status, error, durationMs: 12, nextAttemptAt },
+});
+
+const delivered = (webhookId: string, sequence: number, attempt: number, at: string, status = 200): NotificationEvent => ({
+  type: 'NotificationDelivered',
+  data: { instanceId: I, webhookId, sequence, attempt, at, status, durationMs: 12 },
+});
+
+const deadLettered = (webhookId: string, sequence: number, at: string): NotificationEvent => ({
+  type: 'NotificationDeadLettered',
+  data: { instanceId: I, webhookId, sequence, at },
+});
+
+const cancelled = (webhookId: string, sequence: number, reason: string, at: string): NotificationEvent => ({
+  type: 'NotificationCancelled',
+  data: { instanceId: I, webhookId, sequence, reason, at },
+});
+
+const resent = (webhookId: string, sequence: number, at: string): NotificationEvent => ({
+  type: 'NotificationResent',
+  data: { instanceId: I, webhookId, sequence, at },
+});
+
+/** `count` failed attempts in a row, each made exactly when it was due (jitter 1). */
+function failedAttempts(webhookId: string, sequence: number, count: number, schedule: readonly number[] = DEFAULT_SCHEDULE, start = t0) {
+  const events: NotificationEvent[] = [];
+  let when = start;
+  for (let attempt = 1; attempt <= count; attempt++) {
+    const next = plus(schedule[attempt - 1], when);
+    events.push(failed(webhookId, sequence, attempt, when, next));
+    when = next;
+  }
+  return { events, nextAt: when };
+}
+
+/** A notification that went through the whole default schedule and was dead-lettered. */
+function deadLetteredHistory(webhookId: string, sequence: number, createdAt = t0) {
+  const { events, nextAt } = failedAttempts(webhookId, sequence, DEFAULT_SCHEDULE.length, DEFAULT_SCHEDULE, createdAt);
+  return [
+    created(webhookId, sequence, createdAt),
+    ...events,
+    failed(webhookId, sequence, DEFAULT_SCHEDULE.length + 1, nextAt, null),
+    deadLettered(webhookId, sequence, nextAt),
+  ];
+}
+
+const create = (webhookId: string, now = t0, content: NotificationContent = { messages: [message] }, sourceEventId = 'src'): NotificationCommand => ({
+  type: 'CreateNotification',
+  data: { instanceId: I, webhookId, content, sourceEventId, now },
+});
+
+const record = (
+  webhookId: string,
+  at: string,
+  status: number,
+  options: { error?: string; retryAfterSeconds?: number | null; retryDelaysSeconds?: readonly number[]; jitter?: number } = {},
+): NotificationCommand => ({
+  type: 'RecordAttempt',
+  data: {
+    instanceId: I,
+    webhookId,
+    at,
+    status,
+    error: options.error ?? (status >= 200 && status < 300 ? '' : 'Internal Server Error'),
+    durationMs: 12,
+    retryAfterSeconds: options.retryAfterSeconds ?? null,
+    retryDelaysSeconds: options.retryDelaysSeconds ?? DEFAULT_SCHEDULE,
+    jitter: options.jitter ?? 1,
+  },
+});
+
+const cancelPending = (reason: string, now: string): NotificationCommand => ({ type: 'CancelPending', data: { instanceId: I, reason, now } });
+const resendDeadLettered = (now: string): NotificationCommand => ({ type: 'ResendDeadLettered', data: { instanceId: I, now } });
+
+describe('creating notifications', () => {
+  it('numbers the first notification of an instance 1 and puts its message in the body', () => {
+    spec
+      .given([])
+      .when(create('wh-1', t0, { messages: [message] }, 'ev-1'))
+      .then([
+        {
+          type: 'NotificationCreated',
+          data: {
+            instanceId: I,
+            webhookId: 'wh-1',
+            sequence: 1,
+            body: { instanceId: I, sequence: 1, messages: [message] },
+            sourceEventId: 'ev-1',
+            createdAt: t0,
+          },
+        },
+      ]);
+  });
+
+  it('numbers the following notifications 2 and 3 in creation order, an ack body carrying `ack`', () => {
+    const t1 = plus(1);
+    spec
+      .given([created('wh-1', 1)])
+      .when(create('wh-2', t1, { ack: [ack] }, 'ev-2'))
+      .then([
+        {
+          type: 'NotificationCreated',
+          data: {
+            instanceId: I,
+            webhookId: 'wh-2',
+            sequence: 2,
+            body: { instanceId: I, sequence: 2, ack: [ack] },
+            sourceEventId: 'ev-2',
+            createdAt: t1,
+          },
+        },
+      ]);
+    spec
+      .given([created('wh-1', 1), created('wh-2', 2, t1, { ack: [ack] })])
+      .when(create('wh-3', plus(2), { messages: [message] }, 'ev-3'))
+      .then([
+        {
+          type: 'NotificationCreated',
+          data: {
+            instanceId: I,
+            webhookId: 'wh-3',
+            sequence: 3,
+            body: { instanceId: I, sequence: 3, messages: [message] },
+            sourceEventId: 'ev-3',
+            createdAt: plus(2),
+          },
+        },
+      ]);
+  });
+
+  it('keeps counting after earlier notifications were delivered, cancelled or dead-lettered (no reuse of a sequence)', () => {
+    spec
+      .given([
+        ...deadLetteredHistory('wh-1', 1),
+        created('wh-2', 2),
+        delivered('wh-2', 2, 1, plus(1)),
+        created('wh-3', 3),
+        cancelled('wh-3', 3, 'delivery switched off', plus(2)),
+      ])
+      .when(create('wh-4', plus(200000), { ack: [ack] }, 'ev-4'))
+      .then([
+        {
+          type: 'NotificationCreated',
+          data: {
+            instanceId: I,
+            webhookId: 'wh-4',
+            sequence: 4,
+            body: { instanceId: I, sequence: 4, ack: [ack] },
+            sourceEventId: 'ev-4',
+            createdAt: plus(200000),
+          },
+        },
+      ]);
+  });
+
+  it('makes the first attempt due immediately, at creation time', () => {
+    const createdAt = '2026-01-05T10:20:30.000Z';
+    const events = notificationsDecider.decide(create('wh-1', createdAt), notificationsDecider.initialState());
+    const open = state(events).open['wh-1'];
+    expect(open).toEqual(expect.objectContaining({ status: 'pending', attempts: 0, nextAttemptAt: createdAt, sequence: 1 }));
+  });
+});
+
+describe('recording a successful attempt', () => {
+  it.each([200, 202, 204, 299])('records a %i answer on the first attempt as delivered, attempt 1', (status) => {
+    spec
+      .given([created('wh-1', 1)])
+      .when(record('wh-1', plus(1), status))
+      .then([delivered('wh-1', 1, 1, plus(1), status)]);
+  });
+
+  it('records the attempt number of the attempt that succeeded after earlier failures', () => {
+    const { events, nextAt } = failedAttempts('wh-1', 1, 2);
+    spec
+      .given([created('wh-1', 1), ...events])
+      .when(record('wh-1', nextAt, 200))
+      .then([delivered('wh-1', 1, 3, nextAt)]);
+  });
+
+  it('forgets a delivered notification', () => {
+    expect(state([created('wh-1', 1), delivered('wh-1', 1, 1, plus(1))]).open['wh-1']).toBeUndefined();
+  });
+});
+
+describe('recording a failed attempt', () => {
+  it('schedules the retry after a 500 at the first delay of the schedule (5 s with jitter 1)', () => {
+    spec
+      .given([created('wh-1', 1)])
+      .when(record('wh-1', t0, 500))
+      .then([failed('wh-1', 1, 1, t0, '2026-01-01T00:00:05.000Z')]);
+  });
+
+  it('scales the scheduled delay by the jitter drawn by the caller (0.8 and 1.2)', () => {
+    const { events: one, nextAt: second } = failedAttempts('wh-1', 1, 1);
+    // attempt 2 failed: 300 s x 0.8 = 240 s
+    spec
+      .given([created('wh-1', 1), ...one])
+      .when(record('wh-1', second, 500, { jitter: 0.8 }))
+      .then([failed('wh-1', 1, 2, second, plus(240, second))]);
+    expect(plus(240, second)).toBe('2026-01-01T00:04:05.000Z');
+
+    const { events: two, nextAt: third } = failedAttempts('wh-1', 1, 2);
+    // attempt 3 failed: 1800 s x 1.2 = 2160 s
+    spec
+      .given([created('wh-1', 1), ...two])
+      .when(record('wh-1', third, 500, { jitter: 1.2 }))
+      .then([failed('wh-1', 1, 3, third, plus(2160, third))]);
+    expect(plus(2160, third)).toBe('2026-01-01T00:41:05.000Z');
+
+    // attempt 1 failed: 5 s x 1.2 = 6 s; 5 s x 0.8 = 4 s
+    spec.given([created('wh-1', 1)]).when(record('wh-1', t0, 500, { jitter: 1.2 })).then([failed('wh-1', 1, 1, t0, '2026-01-01T00:00:06.000Z')]);
+    spec.given([created('wh-1', 1)]).when(record('wh-1', t0, 500, { jitter: 0.8 })).then([failed('wh-1', 1, 1, t0, '2026-01-01T00:00:04.000Z')]);
+  });
+
+  it.each(DEFAULT_SCHEDULE.map((delay, i) => [i + 1, delay] as const))(
+    'after failed attempt %i the next attempt is due %i s later (jitter 1)',
+    (attempt, delay) => {
+      const { events, nextAt } = failedAttempts('wh-1', 1, attempt - 1);
+      spec
+        .given([created('wh-1', 1), ...events])
+        .when(record('wh-1', nextAt, 500))
+        .then([failed('wh-1', 1, attempt, nextAt, plus(delay, nextAt))]);
+    },
+  );
+
+  it('keeps the failed notification pending, due at the recorded next attempt', () => {
+    const history = [created('wh-1', 1), failed('wh-1', 1, 1, t0, plus(5))];
+    expect(state(history).open['wh-1']).toEqual(expect.objectContaining({ status: 'pending', attempts: 1, nextAttemptAt: plus(5) }));
+  });
+
+  it.each([301, 302, 304, 307, 308])('counts a %i answer (redirects are not followed) as a failed attempt', (status) => {
+    spec
+      .given([created('wh-1', 1)])
+      .when(record('wh-1', t0, status, { error: `HTTP ${status}` }))
+      .then([failed('wh-1', 1, 1, t0, plus(5), status, `HTTP ${status}`)]);
+  });
+
+  it.each([400, 404, 429, 503])('counts a %i answer as a failed attempt with a retry', (status) => {
+    spec
+      .given([created('wh-1', 1)])
+      .when(record('wh-1', t0, status, { error: `HTTP ${status}` }))
+      .then([failed('wh-1', 1, 1, t0, plus(5), status, `HTTP ${status}`)]);
+  });
+
+  it('records status 0 and the error text when no answer came', () => {
+    spec
+      .given([created('wh-1', 1)])
+      .when(record('wh-1', t0, 0, { error: 'connect ECONNREFUSED 203.0.113.7:443' }))
+      .then([failed('wh-1', 1, 1, t0, plus(5), 0, 'connect ECONNREFUSED 203.0.113.7:443')]);
+    spec
+      .given([created('wh-1', 1)])
+      .when(record('wh-1', t0, 0, { error: 'no response headers within 15 s' }))
+      .then([failed('wh-1', 1, 1, t0, plus(5), 0, 'no response headers within 15 s')]);
+  });
+});
+
+describe('Retry-After on a failed attempt', () => {
+  // attempt 2 fails; its scheduled delay is 300 s
+  const { events: one, nextAt: second } = failedAttempts('wh-1', 1, 1);
+  const history = [created('wh-1', 1), ...one];
+  const after = (retryAfterSeconds: number, jitter = 1) => record('wh-1', second, 503, { retryAfterSeconds, jitter, error: 'HTTP 503' });
+  const expectNext = (seconds: number) => [failed('wh-1', 1, 2, second, plus(seconds, second), 503, 'HTTP 503')];
+
+  it('uses the scheduled delay when Retry-After asks for less', () => {
+    spec.given(history).when(after(10)).then(expectNext(300));
+    spec.given(history).when(after(0)).then(expectNext(300));
+  });
+
+  it('uses Retry-After itself between 1x and 2x of the scheduled delay, bounds included', () => {
+    spec.given(history).when(after(450)).then(expectNext(450));
+    spec.given(history).when(after(300)).then(expectNext(300));
+    spec.given(history).when(after(600)).then(expectNext(600));
+  });
+
+  it('caps Retry-After at 2x of the scheduled delay', () => {
+    spec.given(history).when(after(900)).then(expectNext(600));
+    spec.given(history).when(after(86400)).then(expectNext(600));
+  });
+
+  it('measures the bounds against the jittered scheduled delay (300 s x 0.8 = 240 s)', () => {
+    spec.given(history).when(after(100, 0.8)).then(expectNext(240));
+    spec.given(history).when(after(250, 0.8)).then(expectNext(250));
+    spec.given(history).when(after(1000, 0.8)).then(expectNext(480));
+  });
+});
+
+describe('the last attempt', () => {
+  it('dead-letters after the 8th failed attempt of the default schedule, with no next attempt', () => {
+    const { events, nextAt } = failedAttempts('wh-1', 1, 7);
+    expect(nextAt).toBe(plus(99305)); // 5 + 300 + 1800 + 7200 + 18000 + 36000 + 36000 s
+    spec
+      .given([created('wh-1', 1), ...events])
+      .when(record('wh-1', nextAt, 500))
+      .then([failed('wh-1', 1, 8, nextAt, null), deadLettered('wh-1', 1, nextAt)]);
+  });
+
+  it('ignores Retry-After on the last attempt', () => {
+    const { events, nextAt } = failedAttempts('wh-1', 1, 7);
+    spec
+      .given([created('wh-1', 1), ...events])
+      .when(record('wh-1', nextAt, 503, { retryAfterSeconds: 60, error: 'HTTP 503' }))
+      .then([failed('wh-1', 1, 8, nextAt, null, 503, 'HTTP 503'), deadLettered('wh-1', 1, nextAt)]);
+  });
+
+  it('with the schedule 1,1,1 retries after attempt 3 and dead-letters after attempt 4', () => {
+    const schedule = [1, 1, 1];
+    const two = failedAttempts('wh-1', 1, 2, schedule);
+    spec
+      .given([created('wh-1', 1), ...two.events])
+      .when(record('wh-1', two.nextAt, 500, { retryDelaysSeconds: schedule }))
+      .then([failed('wh-1', 1, 3, two.nextAt, plus(1, two.nextAt))]);
+    expect(two.nextAt).toBe('2026-01-01T00:00:02.000Z');
+
+    const three = failedAttempts('wh-1', 1, 3, schedule);
+    spec
+      .given([created('wh-1', 1), ...three.events])
+      .when(record('wh-1', three.nextAt, 500, { retryDelaysSeconds: schedule }))
+      .then([failed('wh-1', 1, 4, three.nextAt, null), deadLettered('wh-1', 1, three.nextAt)]);
+  });
+
+  it('keeps a dead-lettered notification resendable with nothing scheduled', () => {
+    expect(state(deadLetteredHistory('wh-1', 1)).open['wh-1']).toEqual(
+      expect.objectContaining({ status: 'dead-lettered', attempts: 8, nextAttemptAt: null }),
+    );
+  });
+});
+
+describe('410 Gone', () => {
+  it('records the failed attempt with no next attempt and cancels the notification with GONE_REASON', () => {
+    const at = plus(1);
+    spec
+      .given([created('wh-1', 1)])
+      .when(record('wh-1', at, 410, { error: 'HTTP 410' }))
+      .then([failed('wh-1', 1, 1, at, null, 410, 'HTTP 410'), cancelled('wh-1', 1, GONE_REASON, at)]);
+  });
+
+  it('ignores Retry-After on a 410 and forgets the notification', () => {
+    const { events, nextAt } = failedAttempts('wh-1', 1, 2);
+    const outcome = notificationsDecider.decide(
+      record('wh-1', nextAt, 410, { retryAfterSeconds: 60, error: 'HTTP 410' }),
+      state([created('wh-1', 1), ...events]),
+    );
+    expect(outcome).toEqual([failed('wh-1', 1, 3, nextAt, null, 410, 'HTTP 410'), cancelled('wh-1', 1, GONE_REASON, nextAt)]);
+    expect(state([created('wh-1', 1), ...events, ...outcome]).open['wh-1']).toBeUndefined();
+  });
+});
+
+describe('an outcome for a notification that is no longer pending', () => {
+  it('records nothing for a delivered notification', () => {
+    spec
+      .given([created('wh-1', 1), delivered('wh-1', 1, 1, plus(1))])
+      .when(record('wh-1', plus(2), 500))
+      .then([]);
+    spec
+      .given([created('wh-1', 1), delivered('wh-1', 1, 1, plus(1))])
+      .when(record('wh-1', plus(2), 200))
+      .then([]);
+  });
+
+  it('records nothing for a cancelled notification', () => {
+    spec
+      .given([created('wh-1', 1), cancelled('wh-1', 1, 'delivery switched off', plus(1))])
+      .when(record('wh-1', plus(2), 200))
+      .then([]);
+    spec
+      .given([created('wh-1', 1), failed('wh-1', 1, 1, t0, null, 410, 'HTTP 410'), cancelled('wh-1', 1, GONE_REASON, t0)])
+      .when(record('wh-1', plus(5), 500))
+      .then([]);
+  });
+
+  it('records nothing for a dead-lettered notification', () => {
+    const history = deadLetteredHistory('wh-1', 1);
+    spec.given(history).when(record('wh-1', plus(200000), 500)).then([]);
+    spec.given(history).when(record('wh-1', plus(200000), 200)).then([]);
+  });
+
+  it('records nothing for an unknown notification id', () => {
+    spec.given([]).when(record('wh-x', t0, 200)).then([]);
+    spec.given([created('wh-1', 1)]).when(record('wh-x', t0, 500)).then([]);
+  });
+});
+
+describe('cancelling pending notifications', () => {
+  const reason = 'delivery switched off';
+  const now = plus(300000);
+  // webhook ids deliberately not in alphabetical order of sequence
+  const history = [
+    created('wh-c', 1),
+    ...deadLetteredHistory('wh-a', 2),
+    created('wh-b', 3, plus(1)),
+    failed('wh-b', 3, 1, plus(1), plus(6)),
+    created('wh-d', 4, plus(2)),
+    delivered('wh-d', 4, 1, plus(3)),
+    created('wh-0', 5, plus(4)),
+  ];
+
+  it('cancels every pending notification in sequence order and leaves dead-lettered and delivered ones', () => {
+    spec
+      .given(history)
+      .when(cancelPending(reason, now))
+      .then([cancelled('wh-c', 1, reason, now), cancelled('wh-b', 3, reason, now), cancelled('wh-0', 5, reason, now)]);
+  });
+
+  it('keeps the dead-lettered one resendable after the cancellation', () => {
+    const after = [
+      ...history,
+      cancelled('wh-c', 1, reason, now),
+      cancelled('wh-b', 3, reason, now),
+      cancelled('wh-0', 5, reason, now),
+    ];
+    expect(Object.keys(state(after).open)).toEqual(['wh-a']);
+    spec
+      .given(after)
+      .when(resendDeadLettered(plus(1, now)))
+      .then([resent('wh-a', 2, plus(1, now))]);
+  });
+
+  it('records nothing when nothing is pending', () => {
+    spec.given([]).when(cancelPending(reason, now)).then([]);
+    spec.given(deadLetteredHistory('wh-a', 1)).when(cancelPending(reason, now)).then([]);
+  });
+});
+
+describe('resending dead-lettered notifications', () => {
+  const t1 = plus(10);
+  const history = [
+    ...deadLetteredHistory('wh-z', 1),
+    created('wh-p', 2, t1),
+    ...deadLetteredHistory('wh-a', 3, t1),
+    created('wh-d', 4, t1),
+    delivered('wh-d', 4, 1, t1),
+  ];
+  const now = plus(500000);
+
+  it('resends each dead-lettered notification in sequence order and leaves pending ones alone', () => {
+    spec
+      .given(history)
+      .when(resendDeadLettered(now))
+      .then([resent('wh-z', 1, now), resent('wh-a', 3, now)]);
+  });
+
+  it('records nothing when nothing is dead-lettered', () => {
+    spec.given([created('wh-1', 1)]).when(resendDeadLettered(now)).then([]);
+    spec.given([]).when(resendDeadLettered(now)).then([]);
+  });
+
+  it('makes a resent notification pending with its first new attempt due at once', () => {
+    expect(state([...deadLetteredHistory('wh-1', 1), resent('wh-1', 1, now)]).open['wh-1']).toEqual(
+      expect.objectContaining({ status: 'pending', attempts: 0, nextAttemptAt: now, sequence: 1 }),
+    );
+  });
+
+  it('restarts the attempts of a resent notification from 1 with the first delay of the schedule', () => {
+    spec
+      .given([...deadLetteredHistory('wh-1', 1), resent('wh-1', 1, now)])
+      .when(record('wh-1', now, 500))
+      .then([failed('wh-1', 1, 1, now, plus(5, now))]);
+    spec
+      .given([...deadLetteredHistory('wh-1', 1), resent('wh-1', 1, now)])
+      .when(record('wh-1', now, 204))
+      .then([delivered('wh-1', 1, 1, now, 204)]);
+  });
+
+  it('dead-letters a resent notification again only after its full new schedule', () => {
+    const base = [...deadLetteredHistory('wh-1', 1), resent('wh-1', 1, now)];
+    const six = failedAttempts('wh-1', 1, 6, DEFAULT_SCHEDULE, now);
+    spec
+      .given([...base, ...six.events])
+      .when(record('wh-1', six.nextAt, 500))
+      .then([failed('wh-1', 1, 7, six.nextAt, plus(36000, six.nextAt))]);
+
+    const seven = failedAttempts('wh-1', 1, 7, DEFAULT_SCHEDULE, now);
+    spec
+      .given([...base, ...seven.events])
+      .when(record('wh-1', seven.nextAt, 500))
+      .then([failed('wh-1', 1, 8, seven.nextAt, null), deadLettered('wh-1', 1, seven.nextAt)]);
+  });
+
+  it('can resend a notification dead-lettered a second time', () => {
+    const seven = failedAttempts('wh-1', 1, 7, DEFAULT_SCHEDULE, now);
+    const later = plus(1, seven.nextAt);
+    spec
+      .given([
+        ...deadLetteredHistory('wh-1', 1),
+        resent('wh-1', 1, now),
+        ...seven.events,
+        failed('wh-1', 1, 8, seven.nextAt, null),
+        deadLettered('wh-1', 1, seven.nextAt),
+      ])
+      .when(resendDeadLettered(later))
+      .then([resent('wh-1', 1, later)]);
+  });
+});
+
+describe('a failed notification does not hold back later ones', () => {
+  const t1 = plus(1);
+  const history = [created('wh-1', 1, t0), created('wh-2', 2, t1), failed('wh-1', 1, 1, plus(2), plus(7))];
+
+  it('leaves the next notification due at its own creation time', () => {
+    const open = state(history).open;
+    expect(open['wh-1']).toEqual(expect.objectContaining({ status: 'pending', attempts: 1, nextAttemptAt: plus(7) }));
+    expect(open['wh-2']).toEqual(expect.objectContaining({ status: 'pending', attempts: 0, nextAttemptAt: t1 }));
+  });
+
+  it("records the next notification's outcome as its own first attempt", () => {
+    spec
+      .given(history)
+      .when(record('wh-2', plus(3), 200))
+      .then([delivered('wh-2', 2, 1, plus(3))]);
+    spec
+      .given(history)
+      .when(record('wh-2', plus(3), 500))
+      .then([failed('wh-2', 2, 1, plus(3), plus(8))]);
+  });
+
+  it('leaves later notifications pending when an earlier one is dead-lettered', () => {
+    const { events, nextAt } = failedAttempts('wh-1', 1, 7);
+    const outcome = notificationsDecider.decide(record('wh-1', nextAt, 500), state([created('wh-1', 1), created('wh-2', 2, t1), ...events]));
+    const open = state([created('wh-1', 1), created('wh-2', 2, t1), ...events, ...outcome]).open;
+    expect(open['wh-1'].status).toBe('dead-lettered');
+    expect(open['wh-2']).toEqual(expect.objectContaining({ status: 'pending', attempts: 0, nextAttemptAt: t1 }));
+  });
+});
