@@ -7,6 +7,7 @@ const path = require('node:path');
 const root = path.resolve(__dirname, '..');
 const APPS = {
   api: 'dist/apps/api/src/main.js',
+  notifier: 'dist/apps/notifier/src/main.js',
 };
 
 const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(APPS);

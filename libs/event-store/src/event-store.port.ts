@@ -71,6 +71,8 @@ export interface EventStore {
   append(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult>;
   /** All events of one stream in revision order; empty when the stream does not exist. */
   readStream(streamName: string): Promise<RecordedEvent[]>;
+  /** The last event of a stream, or undefined when the stream does not exist. */
+  readLastEvent(streamName: string): Promise<RecordedEvent | undefined>;
   /** Events of the global log in position order. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Position of the last event in the log, or 0n when it is empty. */

@@ -74,6 +74,7 @@ export class SqliteEventStore implements EventStore {
         'INSERT INTO events (event_id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       readStream: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision'),
+      lastOfStream: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1'),
       head: this.db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events'),
     };
   }
@@ -91,6 +92,11 @@ export class SqliteEventStore implements EventStore {
   async readStream(streamName: string): Promise<RecordedEvent[]> {
     const rows = await this.withLockRetry(() => this.statements.readStream.all(streamName));
     return rows.map(toRecorded);
+  }
+
+  async readLastEvent(streamName: string): Promise<RecordedEvent | undefined> {
+    const row = await this.withLockRetry(() => this.statements.lastOfStream.get(streamName));
+    return row && toRecorded(row);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {

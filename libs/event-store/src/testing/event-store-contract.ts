@@ -76,6 +76,13 @@ export function eventStoreContractSuite(harness: EventStoreContractHarness): voi
 
       it('reads an unknown stream as empty', async () => {
         expect(await store.readStream(stream())).toEqual([]);
+        expect(await store.readLastEvent(stream())).toBeUndefined();
+      });
+
+      it("reads a stream's last event alone", async () => {
+        const name = stream();
+        await store.append(name, [event('First'), event('Second'), event('Last')], 'no_stream');
+        expect(await store.readLastEvent(name)).toMatchObject({ type: 'Last', revision: 2n, streamName: name });
       });
 
       it('appends at the exact expected revision', async () => {

@@ -1,0 +1,131 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import type { AppConfig } from '@gw/config';
+import { nonPublicReason } from '@gw/net-policy';
+import { APP_CONFIG } from '../tokens';
+import { AddressNotAllowed, guardedLookup } from './guarded-lookup';
+import { signWebhook } from './signature';
+
+export interface Delivery {
+  url: string;
+  webhookId: string;
+  body: string;
+  signingSecret: string;
+}
+
+/** What one attempt came to. `status` 0 means no answer came; `error` then says why. */
+export interface AttemptResult {
+  status: number;
+  error: string;
+  durationMs: number;
+  retryAfterSeconds: number | null;
+}
+
+const USER_AGENT = 'gateway-hub-notifier/0.1 (+https://www.standardwebhooks.com/)';
+/** After the headers, the body is read (and discarded) for at most this long. */
+const BODY_GRACE_MS = 2000;
+
+/**
+ * POSTs one notification: Standard Webhooks headers and signature, no redirects followed, a 2xx
+ * whose headers arrive within DELIVERY_TIMEOUT_MS is success. Targets are checked at connect time
+ * (guardedLookup), and only https is used unless ALLOW_HTTP_WEBHOOKS says otherwise.
+ */
+@Injectable()
+export class WebhookSender implements OnApplicationShutdown {
+  private readonly lookup;
+  private readonly httpsAgent = new HttpsAgent({ keepAlive: true });
+  private readonly httpAgent = new HttpAgent({ keepAlive: true });
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.lookup = guardedLookup(config.allowPrivateWebhookTargets);
+  }
+
+  async send(delivery: Delivery): Promise<AttemptResult> {
+    const started = process.hrtime.bigint();
+    const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
+    try {
+      const response = await this.post(delivery);
+      return { status: response.status, error: '', durationMs: elapsed(), retryAfterSeconds: response.retryAfterSeconds };
+    } catch (error) {
+      return { status: 0, error: describeFailure(error), durationMs: elapsed(), retryAfterSeconds: null };
+    }
+  }
+
+  onApplicationShutdown(): void {
+    this.httpsAgent.destroy();
+    this.httpAgent.destroy();
+  }
+
+  private post({ url, webhookId, body, signingSecret }: Delivery): Promise<{ status: number; retryAfterSeconds: number | null }> {
+    const target = new URL(url);
+    const https = target.protocol === 'https:';
+    if (!https && !(target.protocol === 'http:' && this.config.allowHttpWebhooks)) {
+      return Promise.reject(new AddressNotAllowed(`${target.protocol} is not https`));
+    }
+    const literal = target.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(literal) && !this.config.allowPrivateWebhookTargets) {
+      const why = nonPublicReason(literal);
+      if (why) return Promise.reject(new AddressNotAllowed(`${literal} is a ${why} address`));
+    }
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      'user-agent': USER_AGENT,
+      'webhook-id': webhookId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signWebhook(signingSecret, webhookId, timestamp, body),
+    };
+    return new Promise((resolve, reject) => {
+      const options = { method: 'POST', headers, lookup: this.lookup, agent: https ? this.httpsAgent : this.httpAgent };
+      const req = (https ? httpsRequest : httpRequest)(target, options, (res: IncomingMessage) => {
+        clearTimeout(timer);
+        resolve({ status: res.statusCode ?? 0, retryAfterSeconds: parseRetryAfter(res.headers['retry-after']) });
+        // The answer's body is not needed; read it briefly so the connection can be reused.
+        const drain = setTimeout(() => res.destroy(), BODY_GRACE_MS);
+        res.on('close', () => clearTimeout(drain));
+        res.resume();
+      });
+      const timer = setTimeout(() => req.destroy(new DeliveryTimeout(this.config.deliveryTimeoutMs)), this.config.deliveryTimeoutMs);
+      req.on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      req.end(body);
+    });
+  }
+}
+
+class DeliveryTimeout extends Error {
+  constructor(ms: number) {
+    super(`timeout: no answer within ${ms} ms`);
+    this.name = 'DeliveryTimeout';
+  }
+}
+
+/** `Retry-After` as seconds from now, from either of its forms; null when absent or unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return null;
+  if (/^\s*\d+\s*$/.test(text)) return Number(text);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, Math.round((at - now) / 1000));
+}
+
+/** A short reason for getWebhookLogs: timeout, refused, reset, TLS, address not allowed, DNS. */
+export function describeFailure(error: unknown): string {
+  if (error instanceof DeliveryTimeout || error instanceof AddressNotAllowed) return error.message;
+  const code = String((error as { code?: unknown })?.code ?? '');
+  const message = (error as Error)?.message ?? String(error);
+  if (code === 'ECONNREFUSED') return 'refused: connection refused';
+  if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/.test(message)) return 'reset: connection reset';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') return 'DNS: the host could not be resolved';
+  if (code === 'ETIMEDOUT' || code === 'ECONNABORTED') return 'timeout: connection timed out';
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'unreachable: no route to host';
+  if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|EPROTO|HOSTNAME_MISMATCH|ERR_CERT)/.test(code) || /certificate|SSL|TLS/i.test(message)) {
+    return `TLS: ${code || message}`;
+  }
+  return `error: ${code || message}`;
+}

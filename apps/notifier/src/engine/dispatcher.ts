@@ -1,0 +1,157 @@
+import { handleCommand, type SecretBox } from '@gw/application';
+import type { AppConfig } from '@gw/config';
+import { deliveryEnabled, instanceDecider, instanceStreamName, instanceStatus } from '@gw/domain-instances';
+import { GONE_REASON, type NotificationEvent, type OpenNotification } from '@gw/domain-notifications';
+import type { EventStore } from '@gw/event-store';
+import type { Logger } from '@gw/logging';
+import type { AttemptResult, WebhookSender } from '../delivery/webhook-sender';
+import type { NotifierMetrics } from '../metrics/metrics';
+import { Stopping, type NotificationWriter } from './notification-writer';
+import type { NotifierModel } from './notifier-model';
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Sends due notifications: at most one request in flight per instance (so an instance's receiver
+ * sees them one at a time, in sequence order unless one is waiting for a retry), and at most
+ * NOTIFIER_CONCURRENCY in all. A slow receiver holds only its own instance's slot.
+ */
+export class Dispatcher {
+  private readonly inFlight = new Set<string>();
+  private readonly attempts = new Set<Promise<void>>();
+  private started = false;
+  private stopping = false;
+  private tickQueued = false;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly model: NotifierModel,
+    private readonly writer: NotificationWriter,
+    private readonly sender: WebhookSender,
+    private readonly secrets: SecretBox,
+    private readonly store: EventStore,
+    private readonly config: AppConfig,
+    private readonly metrics: NotifierMetrics,
+    private readonly logger: Logger,
+  ) {}
+
+  get requestsInFlight(): number {
+    return this.inFlight.size;
+  }
+
+  start(): void {
+    this.started = true;
+    this.wake();
+  }
+
+  /** Looks for due work soon; cheap to call often. */
+  wake(): void {
+    if (this.tickQueued || !this.started || this.stopping) return;
+    this.tickQueued = true;
+    setImmediate(() => {
+      this.tickQueued = false;
+      this.tick();
+    });
+  }
+
+  /** Stops starting attempts and waits for those in flight, at most `graceMs`. */
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    let timeout: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.attempts]), new Promise((r) => (timeout = setTimeout(r, graceMs)))]);
+    clearTimeout(timeout);
+  }
+
+  private tick(): void {
+    if (this.stopping) return;
+    const now = Date.now();
+    let nextDue = Infinity;
+    for (const instanceId of this.model.instancesWithOpenNotifications()) {
+      if (this.inFlight.has(instanceId)) continue;
+      const next = this.model.nextDue(instanceId);
+      if (!next) continue;
+      const due = Date.parse(next.nextAttemptAt!);
+      if (due > now) {
+        nextDue = Math.min(nextDue, due);
+        continue;
+      }
+      // Full: a finishing attempt wakes the dispatcher again.
+      if (this.inFlight.size >= this.config.notifierConcurrency) break;
+      this.begin(instanceId, next);
+    }
+    clearTimeout(this.timer);
+    if (nextDue !== Infinity) this.timer = setTimeout(() => this.wake(), Math.min(Math.max(nextDue - now, 1), MAX_TIMER_MS));
+  }
+
+  private begin(instanceId: string, notification: OpenNotification): void {
+    this.inFlight.add(instanceId);
+    const attempt = this.attempt(instanceId, notification)
+      .catch((error: unknown) => {
+        if (!(error instanceof Stopping)) this.logger.error('delivery attempt failed unexpectedly', { instanceId, error });
+      })
+      .finally(() => {
+        this.inFlight.delete(instanceId);
+        this.attempts.delete(attempt);
+        this.wake();
+      });
+    this.attempts.add(attempt);
+  }
+
+  private async attempt(instanceId: string, notification: OpenNotification): Promise<void> {
+    const instance = this.model.instance(instanceId);
+    const now = new Date().toISOString();
+    if (instance.status !== 'created' || !deliveryEnabled(instance, now) || !instance.encryptedSigningSecret) {
+      const reason = instance.status === 'created' && instanceStatus(instance.expiresAt, now) === 'expired' ? 'the instance expired' : 'delivery is off';
+      const cancelled = await this.writer.run(instanceId, { type: 'CancelPending', data: { instanceId, reason, now } });
+      this.metrics.cancelled.inc({}, cancelled.length);
+      return;
+    }
+    const result = await this.send(instance.webhookUrl, instance.encryptedSigningSecret, notification);
+    this.metrics.latency.observe(result.durationMs / 1000);
+    const events = await this.writer.run(instanceId, {
+      type: 'RecordAttempt',
+      data: {
+        instanceId,
+        webhookId: notification.webhookId,
+        at: new Date().toISOString(),
+        ...result,
+        retryDelaysSeconds: this.config.retryScheduleSeconds,
+        jitter: 0.8 + Math.random() * 0.4,
+      },
+    });
+    this.count(events, result);
+    if (result.status === 410) await this.disableForReceiver(instanceId, instance.webhookUrl);
+  }
+
+  private async send(url: string, encryptedSecret: string, notification: OpenNotification): Promise<AttemptResult> {
+    let signingSecret: string;
+    try {
+      signingSecret = this.secrets.open(encryptedSecret);
+    } catch {
+      // Recorded as a failed attempt so that it shows in getWebhookLogs; an operator fixes the key.
+      return { status: 0, error: 'signing secret unreadable: SECRETS_KEY differs from the one it was sealed with', durationMs: 0, retryAfterSeconds: null };
+    }
+    return this.sender.send({ url, webhookId: notification.webhookId, body: JSON.stringify(notification.body), signingSecret });
+  }
+
+  private count(events: NotificationEvent[], result: AttemptResult): void {
+    for (const event of events) {
+      if (event.type === 'NotificationDelivered') this.metrics.delivered.inc();
+      if (event.type === 'DeliveryAttemptFailed') this.metrics.failedAttempts.inc({ reason: result.status ? String(result.status) : result.error.split(':')[0] });
+      if (event.type === 'NotificationDeadLettered') this.metrics.deadLettered.inc();
+      if (event.type === 'NotificationCancelled') this.metrics.cancelled.inc();
+    }
+  }
+
+  /** 410 Gone: the receiver asks for no more; delivery is switched off on the instance itself. */
+  private async disableForReceiver(instanceId: string, url: string): Promise<void> {
+    await handleCommand(
+      this.store,
+      instanceStreamName(instanceId),
+      instanceDecider,
+      () => ({ type: 'DisableWebhookForReceiver' as const, data: { url, reason: GONE_REASON, now: new Date().toISOString() } }),
+      this.config.conflictRetries,
+    );
+  }
+}

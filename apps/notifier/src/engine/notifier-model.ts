@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { isInstanceEvent, evolveInstance, initialInstanceState, type InstanceState } from '@gw/domain-instances';
+import {
+  evolveNotifications,
+  initialNotificationsState,
+  isNotificationEvent,
+  type NotificationEvent,
+  type NotificationsState,
+  type OpenNotification,
+} from '@gw/domain-notifications';
+import type { RecordedEvent } from '@gw/event-store';
+
+/** A stream's folded state and the revision of the last event folded into it (-1n: none). */
+export interface View<State> {
+  state: State;
+  revision: bigint;
+}
+
+/** Which partition an instance belongs to, stable across processes and restarts. */
+export function partitionOf(instanceId: string, partitions: number): number {
+  if (partitions === 1) return 0;
+  return createHash('sha256').update(instanceId).digest().readUInt32BE(0) % partitions;
+}
+
+/**
+ * What the notifier knows, folded from the log: each instance's state and each instance's
+ * notifications. Events are applied at most once per stream revision, so the notifier's own
+ * appends (applied when they succeed) and their echo from the subscription do not count twice.
+ */
+export class NotifierModel {
+  private readonly instances = new Map<string, View<InstanceState>>();
+  private readonly notifications = new Map<string, View<NotificationsState>>();
+  /** Instances that have notifications which may still be sent; kept in step with `notifications`. */
+  private readonly withOpen = new Set<string>();
+
+  constructor(
+    private readonly partitions: number,
+    private readonly partition: number,
+  ) {}
+
+  owns(instanceId: string): boolean {
+    return partitionOf(instanceId, this.partitions) === this.partition;
+  }
+
+  instance(instanceId: string): InstanceState {
+    return this.instances.get(instanceId)?.state ?? initialInstanceState();
+  }
+
+  notificationsOf(instanceId: string): View<NotificationsState> {
+    return this.notifications.get(instanceId) ?? { state: initialNotificationsState(), revision: -1n };
+  }
+
+  /** Instances with notifications that may still be sent. */
+  instancesWithOpenNotifications(): ReadonlySet<string> {
+    return this.withOpen;
+  }
+
+  pendingCount(): number {
+    let count = 0;
+    for (const id of this.withOpen) {
+      for (const n of Object.values(this.notificationsOf(id).state.open)) if (n.status === 'pending') count += 1;
+    }
+    return count;
+  }
+
+  /** Folds an instance-stream event; returns the instance id when it was new to this model. */
+  applyInstanceEvent(instanceId: string, event: RecordedEvent): boolean {
+    if (!isInstanceEvent(event)) return false;
+    const view = this.instances.get(instanceId) ?? { state: initialInstanceState(), revision: -1n };
+    if (event.revision <= view.revision) return false;
+    this.instances.set(instanceId, { state: evolveInstance(view.state, event), revision: event.revision });
+    return true;
+  }
+
+  /** Folds notification events written at consecutive revisions ending at `lastRevision`. */
+  applyNotificationEvents(instanceId: string, events: readonly NotificationEvent[], lastRevision: bigint): void {
+    let view = this.notificationsOf(instanceId);
+    const firstRevision = lastRevision - BigInt(events.length) + 1n;
+    events.forEach((event, i) => {
+      const revision = firstRevision + BigInt(i);
+      if (revision > view.revision) view = { state: evolveNotifications(view.state, event), revision };
+    });
+    this.replaceNotifications(instanceId, view);
+  }
+
+  applyRecordedNotification(instanceId: string, event: RecordedEvent): boolean {
+    if (!isNotificationEvent(event)) return false;
+    const before = this.notificationsOf(instanceId).revision;
+    this.applyNotificationEvents(instanceId, [event], event.revision);
+    return this.notificationsOf(instanceId).revision !== before;
+  }
+
+  /** Replaces an instance's notifications view with one read afresh from its stream. */
+  replaceNotifications(instanceId: string, view: View<NotificationsState>): void {
+    this.notifications.set(instanceId, view);
+    if (Object.keys(view.state.open).length > 0) this.withOpen.add(instanceId);
+    else this.withOpen.delete(instanceId);
+  }
+
+  /** The pending notification of an instance to attempt next: earliest due, then lowest sequence. */
+  nextDue(instanceId: string): OpenNotification | undefined {
+    let best: OpenNotification | undefined;
+    for (const n of Object.values(this.notificationsOf(instanceId).state.open)) {
+      if (n.status !== 'pending' || n.nextAttemptAt === null) continue;
+      if (!best || n.nextAttemptAt < best.nextAttemptAt! || (n.nextAttemptAt === best.nextAttemptAt && n.sequence < best.sequence)) best = n;
+    }
+    return best;
+  }
+}
