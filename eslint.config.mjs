@@ -37,6 +37,8 @@ const depConstraints = [
   },
   { sourceTag: 'type:config', onlyDependOnLibsWithTags: ['type:domain', 'type:contract', 'type:util'], bannedExternalImports: [...FRAMEWORKS, ...STORE_CLIENTS] },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contract'], bannedExternalImports: [...FRAMEWORKS, ...STORE_CLIENTS] },
+  // Test support starts the built apps and may open the store directly; only tests use it.
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['*'], bannedExternalImports: [] },
   // Apps reach stores only through the event-store port and the projections lib.
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'], bannedExternalImports: STORE_CLIENTS },
 ];
@@ -80,7 +82,7 @@ export default [
   },
   {
     // Tests may open the real store directly to set up or break things (e.g. hold its write lock).
-    files: ['**/*.spec.ts', '**/test/**/*.ts'],
+    files: ['**/*.spec.ts', '**/test/**/*.ts', 'libs/testing/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',

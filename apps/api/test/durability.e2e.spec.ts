@@ -1,7 +1,7 @@
 import { rmSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiProcess, createAccount } from './support/api-process';
-import { expectSuccess, get, postJson } from './support/http';
+import { ApiProcess, createAccount } from '@gw/testing';
+import { expectSuccess, get, postJson } from '@gw/testing';
 
 describe('nothing acknowledged is lost', () => {
   let api: ApiProcess;

@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { ApiProcess, createAccount } from './support/api-process';
-import { expectFailure, expectSuccess, type Answer } from './support/http';
-import { malformedAnswers, recordingHttp } from './support/recorded-http';
-import { startWithExpiredInstance, type ExpiredInstanceSetup } from './support/expired-instance';
-import { DAY_MS } from './support/shifted-clock';
+import { ApiProcess, createAccount } from '@gw/testing';
+import { expectFailure, expectSuccess, type Answer } from '@gw/testing';
+import { malformedAnswers, recordingHttp } from '@gw/testing';
+import { startWithExpiredInstance, type ExpiredInstanceSetup } from '@gw/testing';
+import { DAY_MS } from '@gw/testing';
 
 /** Each error code of CONTRACT section 3 (but 0010 and 0014), caused the way a real client would. */
 

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiProcess, ROOT, runOps, tempDataDir } from './support/api-process';
-import { expectSuccess, get, request } from './support/http';
+import { ApiProcess, ROOT, runOps, tempDataDir } from '@gw/testing';
+import { expectSuccess, get, request } from '@gw/testing';
 
 describe('process lifecycle', () => {
   it('answers /healthz on every listener once ready, and exits 0 on SIGTERM', async () => {

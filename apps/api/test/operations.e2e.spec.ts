@@ -1,5 +1,5 @@
-import { ApiProcess, createAccount } from './support/api-process';
-import { expectFailure, expectSuccess, get, postForm, postJson, request, type Answer } from './support/http';
+import { ApiProcess, createAccount } from '@gw/testing';
+import { expectFailure, expectSuccess, get, postForm, postJson, request, type Answer } from '@gw/testing';
 
 /** CONTRACT section 4 (except 4.8), end to end through the built API, with the default catalogue. */
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiProcess, createAccount } from './support/api-process';
-import { expectFailure, expectSuccess, get, postForm, postJson, request, type Answer } from './support/http';
+import { ApiProcess, createAccount } from '@gw/testing';
+import { expectFailure, expectSuccess, get, postForm, postJson, request, type Answer } from '@gw/testing';
 
 /**
  * CONTRACT sections 5 and 6: API keys and instance tokens are stored only as hashes, signing secrets

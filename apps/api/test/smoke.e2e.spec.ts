@@ -1,5 +1,5 @@
-import { ApiProcess, createAccount } from './support/api-process';
-import { expectSuccess, get } from './support/http';
+import { ApiProcess, createAccount } from '@gw/testing';
+import { expectSuccess, get } from '@gw/testing';
 
 describe('API smoke', () => {
   let api: ApiProcess;

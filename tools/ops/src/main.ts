@@ -1,6 +1,7 @@
 // Operator CLI (CONTRACT section 5): `npm run ops -- <command>`. Results go to stdout as JSON lines;
 // errors go to stderr with exit code 1.
-import { registerAccount } from '@gw/application';
+import { handleCommand, registerAccount } from '@gw/application';
+import { notificationsDecider, notificationsStreamName } from '@gw/domain-notifications';
 import { ConfigError, loadConfig, type AppConfig } from '@gw/config';
 import { AccountAlreadyExists } from '@gw/domain-accounts';
 import { openEventStore, type EventStore } from '@gw/event-store';
@@ -10,6 +11,8 @@ const USAGE = `Usage: npm run ops -- <command>
 
   accounts create --email ADDRESS   create an account; prints {"email", "apikey"}
   packages list                     print the package catalogue in use (PACKAGES_FILE)
+  deliveries resend --instance ID   give each dead-lettered notification of an instance a new
+                                    full retry schedule; prints {"instance", "resent"}
   events list [--stream NAME] [--after POSITION] [--limit N]
                                     print recorded events as JSON lines, for audits
 
@@ -46,6 +49,22 @@ async function run(argv: string[]): Promise<void> {
         throw new UsageError('--email must be an e-mail address');
       }
       print(await withStore(config, (store) => registerAccount(store, email, new Date().toISOString())));
+      return;
+    }
+    case 'deliveries resend': {
+      const { values } = parseArgs({ args: rest, options: { instance: { type: 'string' } }, strict: true });
+      const instanceId = values.instance?.trim() ?? '';
+      if (!instanceId) throw new UsageError('--instance must name an instance');
+      const { events } = await withStore(config, (store) =>
+        handleCommand(
+          store,
+          notificationsStreamName(instanceId),
+          notificationsDecider,
+          () => ({ type: 'ResendDeadLettered' as const, data: { instanceId, now: new Date().toISOString() } }),
+          config.conflictRetries,
+        ),
+      );
+      print({ instance: instanceId, resent: events.length });
       return;
     }
     case 'packages list':

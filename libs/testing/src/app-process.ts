@@ -4,36 +4,33 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** Repository root; the apps run from their build output in dist/ (`npm test` builds first). */
-export const ROOT = resolve(__dirname, '../../../..');
+export const ROOT = resolve(__dirname, '../../..');
 const PATHS = join(ROOT, 'tools/runtime/paths.js');
-const API_MAIN = join(ROOT, 'dist/apps/api/src/main.js');
+const MAINS = {
+  api: join(ROOT, 'dist/apps/api/src/main.js'),
+  notifier: join(ROOT, 'dist/apps/notifier/src/main.js'),
+};
 const OPS_MAIN = join(ROOT, 'dist/tools/ops/src/main.js');
 
 export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'gw-e2e-'));
 }
 
-/** A real API process on ephemeral ports, with its output captured for log assertions. */
-export class ApiProcess {
-  accountUrl = '';
-  apiUrl = '';
-  internalUrl = '';
+/** A built app running as a real child process on ephemeral loopback ports, with its output
+ * captured for log assertions. `ports` comes from the app's JSON `ready` log line. */
+export class AppProcess {
   output = '';
+  ports: Record<string, number> = {};
   private child?: ChildProcess;
   private exited?: Promise<number | null>;
 
   constructor(
+    readonly app: keyof typeof MAINS,
     readonly dataDir: string,
     readonly env: Record<string, string> = {},
   ) {}
 
-  static async start(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<ApiProcess> {
-    const api = new ApiProcess(options.dataDir ?? tempDataDir(), options.env);
-    await api.start();
-    return api;
-  }
-
-  /** The environment the API runs with: test mode, loopback, ephemeral ports, this data dir. */
+  /** The environment the app runs with: test mode, loopback, ephemeral ports, this data dir. */
   processEnv(): NodeJS.ProcessEnv {
     return {
       PATH: process.env['PATH'],
@@ -43,18 +40,23 @@ export class ApiProcess {
       ACCOUNT_PORT: '0',
       API_PORT: '0',
       INTERNAL_PORT: '0',
+      NOTIFIER_PORT: '0',
       DATA_DIR: this.dataDir,
       ...this.env,
     };
   }
 
+  get running(): boolean {
+    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
   async start(): Promise<void> {
-    const child = spawn(process.execPath, ['-r', PATHS, API_MAIN], { env: this.processEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['-r', PATHS, MAINS[this.app]], { env: this.processEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     this.exited = new Promise((done) => child.once('exit', (code) => done(code)));
-    const ready = new Promise<void>((done, fail) => {
+    await new Promise<void>((done, fail) => {
       let pending = '';
-      const timer = setTimeout(() => fail(new Error(`API did not become ready:\n${this.output}`)), 30_000);
+      const timer = setTimeout(() => fail(new Error(`${this.app} did not become ready:\n${this.output}`)), 60_000);
       child.stdout!.on('data', (chunk: Buffer) => {
         const text = chunk.toString();
         this.output += text;
@@ -63,10 +65,7 @@ export class ApiProcess {
         pending = lines.pop() ?? '';
         for (const line of lines) {
           if (!line.includes('"msg":"ready"')) continue;
-          const { ports } = JSON.parse(line) as { ports: { account: number; instance: number; internal: number } };
-          this.accountUrl = `http://127.0.0.1:${ports.account}`;
-          this.apiUrl = `http://127.0.0.1:${ports.instance}`;
-          this.internalUrl = `http://127.0.0.1:${ports.internal}`;
+          this.ports = (JSON.parse(line) as { ports: Record<string, number> }).ports;
           clearTimeout(timer);
           done();
         }
@@ -74,16 +73,15 @@ export class ApiProcess {
       child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
       void this.exited!.then((code) => {
         clearTimeout(timer);
-        fail(new Error(`API exited with ${code} before it was ready:\n${this.output}`));
+        fail(new Error(`${this.app} exited with ${code} before it was ready:\n${this.output}`));
       });
     });
-    await ready;
   }
 
   /** Sends a signal and waits for the process to exit; resolves with its exit code. */
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-    if (!this.child || this.child.exitCode !== null || this.child.signalCode !== null) return this.child?.exitCode ?? null;
-    this.child.kill(signal);
+    if (!this.running) return this.child?.exitCode ?? null;
+    this.child!.kill(signal);
     return this.exited!;
   }
 
@@ -94,6 +92,50 @@ export class ApiProcess {
 
   removeData(): void {
     rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  url(host: string): string {
+    return `http://127.0.0.1:${this.ports[host]}`;
+  }
+}
+
+/** The API: account, instance and internal ingest hosts. */
+export class ApiProcess extends AppProcess {
+  constructor(dataDir: string, env: Record<string, string> = {}) {
+    super('api', dataDir, env);
+  }
+
+  static async start(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<ApiProcess> {
+    const api = new ApiProcess(options.dataDir ?? tempDataDir(), options.env);
+    await api.start();
+    return api;
+  }
+
+  get accountUrl(): string {
+    return this.url('account');
+  }
+  get apiUrl(): string {
+    return this.url('instance');
+  }
+  get internalUrl(): string {
+    return this.url('internal');
+  }
+}
+
+/** The notifier, with /healthz and /metrics on its own port. */
+export class NotifierProcess extends AppProcess {
+  constructor(dataDir: string, env: Record<string, string> = {}) {
+    super('notifier', dataDir, env);
+  }
+
+  static async start(dataDir: string, env: Record<string, string> = {}): Promise<NotifierProcess> {
+    const notifier = new NotifierProcess(dataDir, env);
+    await notifier.start();
+    return notifier;
+  }
+
+  get statusUrl(): string {
+    return this.url('notifier');
   }
 }
 

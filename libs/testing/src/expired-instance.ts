@@ -1,4 +1,4 @@
-import { ApiProcess, createAccount, tempDataDir } from './api-process';
+import { ApiProcess, createAccount, tempDataDir } from './app-process';
 import { expectSuccess, get, postJson } from './http';
 import { DAY_MS, shiftedClock } from './shifted-clock';
 

@@ -1,0 +1,5 @@
+export * from './app-process';
+export * from './http';
+export * from './recorded-http';
+export * from './shifted-clock';
+export * from './expired-instance';
