@@ -1,15 +1,15 @@
 // Lint, including the architecture: Nx project tags decide which project may import which, and
 // which packages each kind may use. The domain is pure: no framework, no client, no Node I/O, no
 // clock and no randomness (those come in through commands).
+import { builtinModules } from 'node:module';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 const FRAMEWORKS = ['@nestjs/*', 'express', 'class-validator', 'class-transformer', 'rxjs', 'reflect-metadata'];
 const STORE_CLIENTS = ['@eventstore/*', 'better-sqlite3'];
-const NODE_IO = [
-  'fs', 'fs/*', 'net', 'http', 'https', 'http2', 'dns', 'dns/*', 'dgram', 'tls', 'child_process', 'cluster',
-  'crypto', 'os', 'path', 'process', 'readline', 'stream', 'stream/*', 'timers', 'timers/*', 'worker_threads', 'zlib', 'v8', 'vm',
-];
+// Every Node built-in module (node:sqlite, node:test and whatever comes next included), and the
+// packages that reach the network.
+const NODE_IO = [...builtinModules.filter((m) => !m.startsWith('_')).flatMap((m) => [m, `${m}/*`]), 'undici', 'node-fetch', 'axios'];
 
 /** Which projects each kind may depend on, and which packages it may not import. */
 const depConstraints = [
@@ -35,7 +35,11 @@ const depConstraints = [
     onlyDependOnLibsWithTags: ['type:domain', 'type:contract', 'type:data-access', 'type:util'],
     bannedExternalImports: [...FRAMEWORKS, '@eventstore/*'],
   },
-  { sourceTag: 'type:config', onlyDependOnLibsWithTags: ['type:domain', 'type:contract', 'type:util'], bannedExternalImports: [...FRAMEWORKS, ...STORE_CLIENTS] },
+  {
+    sourceTag: 'type:config',
+    onlyDependOnLibsWithTags: ['type:domain', 'type:contract', 'type:util', 'type:data-access'],
+    bannedExternalImports: [...FRAMEWORKS, ...STORE_CLIENTS],
+  },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contract'], bannedExternalImports: [...FRAMEWORKS, ...STORE_CLIENTS] },
   // Test support starts the built apps and may open the store directly; only tests use it.
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['*'], bannedExternalImports: [] },
@@ -66,10 +70,17 @@ export default [
         {
           paths: [],
           patterns: [
-            { group: NODE_IO.flatMap((m) => [m, `node:${m}`]), message: 'The domain is pure: no Node I/O. Pass what you need in through the command.' },
+            { group: ['node:*', ...NODE_IO], message: 'The domain is pure: no Node I/O. Pass what you need in through the command.' },
             { group: [...FRAMEWORKS, ...STORE_CLIENTS], message: 'The domain is pure: no framework or store client.' },
           ],
         },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['fetch', 'process', 'performance', 'crypto', 'setTimeout', 'setInterval', 'setImmediate', 'require', 'Buffer'].map((name) => ({
+          name,
+          message: 'The domain is pure: no I/O, clock, randomness or environment. Pass what you need in through the command.',
+        })),
       ],
       'no-restricted-syntax': [
         'error',

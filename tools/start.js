@@ -28,7 +28,8 @@ for (const name of names) {
   }
   const child = spawn(process.execPath, ['--enable-source-maps', '-r', path.join(root, 'tools/runtime/paths.js'), path.join(root, entry)], {
     stdio: 'inherit',
-    env: process.env,
+    // `npm start` is the development entry point; deployments set NODE_ENV=production.
+    env: { NODE_ENV: 'development', ...process.env },
   });
   children.set(name, child);
   child.on('exit', (code, signal) => {

@@ -37,9 +37,14 @@ describe('layering is enforced by lint', () => {
   it('refuses a framework, a store client and Node I/O in a domain lib', () => {
     const messages = lint(domainFixture);
     const refusedLines = new Set(messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries' || m.ruleId === 'no-restricted-imports').map((m) => m.line));
-    // Lines 3-7 import @nestjs/common, @eventstore/db-client, better-sqlite3, node:fs and crypto.
-    expect([...refusedLines].sort()).toEqual([3, 4, 5, 6, 7]);
+    // Lines 3-8 import @nestjs/common, @eventstore/db-client, better-sqlite3, node:fs, crypto and node:sqlite.
+    expect([...refusedLines].sort()).toEqual([3, 4, 5, 6, 7, 8]);
     expect(messages.some((m) => m.ruleId === '@nx/enforce-module-boundaries' && m.message.includes('@nestjs/common'))).toBe(true);
+  });
+
+  it('refuses the environment, the network and timers as globals in a domain lib', () => {
+    const globals = lint(domainFixture).filter((m) => m.ruleId === 'no-restricted-globals');
+    expect(globals.map((m) => m.message.split("'")[1]).sort()).toEqual(['fetch', 'performance', 'process']);
   });
 
   it('refuses the clock and randomness in a domain lib', () => {

@@ -10,7 +10,7 @@ export const DEMO_EMAIL = 'demo@example.com';
 
 /**
  * Development only: creates a demo account on first start. Its API key goes to a file readable by
- * the owner only, and to the terminal, never into the JSON log.
+ * the owner only; the terminal is told where, so the key itself never reaches any log.
  */
 export async function ensureDemoAccount(config: AppConfig, store: EventStore, logger: Logger): Promise<void> {
   const file = join(config.dataDir, 'demo-account.json');
@@ -18,9 +18,7 @@ export async function ensureDemoAccount(config: AppConfig, store: EventStore, lo
   try {
     const account = await registerAccount(store, DEMO_EMAIL, new Date().toISOString());
     writeFileSync(file, `${JSON.stringify(account, null, 2)}\n`, { mode: 0o600 });
-    process.stderr.write(
-      `\nDemo account created (development mode):\n  e-mail:  ${account.email}\n  API key: ${account.apikey}\n  saved in ${file}\n\n`,
-    );
+    process.stderr.write(`\nDemo account created (development mode): ${account.email}\n  its API key is in ${file}\n\n`);
   } catch (error) {
     if (!(error instanceof AccountAlreadyExists)) throw error;
     logger.info('demo account exists already; its key is not stored here', { email: DEMO_EMAIL });

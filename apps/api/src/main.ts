@@ -39,7 +39,12 @@ async function main(): Promise<void> {
   await app.get(ReadModelsService).start();
   if (config.demoAccount) await ensureDemoAccount(config, store, logger);
 
-  const handler = app.getHttpAdapter().getInstance() as RequestListener;
+  const express = app.getHttpAdapter().getInstance() as RequestListener & { set(name: string, value: unknown): void; disable(name: string): void };
+  // Answers are never cached or made conditional: a GET such as newInstance changes state and its
+  // answer is the only place its token is shown, so a 304 would lose it.
+  express.set('etag', false);
+  express.disable('x-powered-by');
+  const handler: RequestListener = express;
   const listeners = await listen(
     [
       { host: 'account', port: config.accountPort },

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Decider, DomainEvent } from '@gw/domain-core';
+import { fold, type Decider, type DomainEvent } from '@gw/domain-core';
 import { WrongExpectedRevisionError, type AppendResult, type EventStore } from '@gw/event-store';
 import { newEventId } from './secrets';
 
@@ -34,7 +34,7 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
 ): Promise<CommandOutcome<State, Event>> {
   for (let attempt = 1; ; attempt++) {
     const history = await store.readStream(streamName);
-    const state = history.reduce((s, e) => decider.evolve(s, { type: e.type, data: e.data } as Event), decider.initialState());
+    const state = fold(decider, history.map((e) => ({ type: e.type, data: e.data }) as Event));
     const events = decider.decide(await buildCommand(state), state);
     if (events.length === 0) return { state, events };
     const expected = history.length === 0 ? 'no_stream' : history[history.length - 1].revision;

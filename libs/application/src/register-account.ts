@@ -14,7 +14,9 @@ export async function registerAccount(store: EventStore, email: string, now: str
     accountStreamName(email),
     accountDecider,
     () => ({ type: 'RegisterAccount' as const, data: { email, apiKeyHash: hashSecret(apikey), now } }),
-    0,
+    // A concurrent registration of the same address loses the race; one reload then reports it
+    // as already existing rather than as a conflict.
+    1,
   );
   return { email: normalizeEmail(email), apikey };
 }

@@ -47,8 +47,10 @@ describe('loadConfig', () => {
         logLevel: 'info',
         allowPrivateWebhookTargets: false,
         allowHttpWebhooks: false,
-        demoAccount: true,
+        // Only an explicit NODE_ENV=development creates the demo account.
+        demoAccount: false,
       });
+      expect(loadConfig({ NODE_ENV: 'development' }, cwd).demoAccount).toBe(true);
     });
 
     it('loads the three shipped packages from config/packages.json', () => {
@@ -148,6 +150,15 @@ describe('loadConfig', () => {
       const error = configErrorOf(() => loadConfig({ NODE_ENV: 'production', DEMO_ACCOUNT: 'true', ...PRODUCTION_SECRETS }, cwd));
       expect(error.problems).toEqual(['DEMO_ACCOUNT: must not be true in production']);
       expect(error.message).toContain('DEMO_ACCOUNT');
+    });
+
+    it('refuses a malformed HOST and two listeners on one port', () => {
+      const error = configErrorOf(() => loadConfig({ HOST: 'not a host!', API_PORT: '8080' }, cwd));
+      expect(error.problems).toEqual([
+        'HOST: must be an IP address or a host name (got "not a host!")',
+        'API_PORT: 8080 is also ACCOUNT_PORT; each listener needs its own port',
+      ]);
+      expect(loadConfig({ HOST: '::1', ACCOUNT_PORT: '0', API_PORT: '0' }, cwd).host).toBe('::1');
     });
 
     it('requires INTERNAL_TOKEN and SECRETS_KEY in production, and checks the key is 32 bytes', () => {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { parsePackageCatalogue, type PackageDefinition } from '@gw/domain-instances';
+import type { EventStoreLocation } from '@gw/event-store';
 
-export type EventStoreSetting = { kind: 'embedded'; file: string } | { kind: 'esdb'; connectionString: string };
 
 /** Everything the apps read from the environment, checked once at start-up. */
 export interface AppConfig {
@@ -26,7 +27,7 @@ export interface AppConfig {
   notifierPartition: number;
   notifierCheckpointIntervalMs: number;
   dataDir: string;
-  eventStore: EventStoreSetting;
+  eventStore: EventStoreLocation;
   readModelFile: string;
   packagesFile: string;
   packages: PackageDefinition[];
@@ -76,7 +77,10 @@ class Reader {
   string(name: string, fallback: string): string {
     const value = this.env[name];
     if (value === undefined || value === '') return fallback;
-    if (/[\x00-\x1f]/.test(value)) this.problems.push(`${name}: must not contain control characters`);
+    if (/[\x00-\x1f]/.test(value)) {
+      this.problems.push(`${name}: must not contain control characters`);
+      return fallback;
+    }
     return value;
   }
 
@@ -148,10 +152,22 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     storeLockTimeoutMs: read.integer('STORE_LOCK_TIMEOUT_MS', 5000, 1, 120_000),
     allowPrivateWebhookTargets: read.boolean('ALLOW_PRIVATE_WEBHOOK_TARGETS', false),
     allowHttpWebhooks: read.boolean('ALLOW_HTTP_WEBHOOKS', false),
-    demoAccount: read.boolean('DEMO_ACCOUNT', mode === 'development'),
+    // Only on an explicit NODE_ENV=development (npm start sets it), so that a deployment that forgot
+    // NODE_ENV never gets a demo account.
+    demoAccount: read.boolean('DEMO_ACCOUNT', env['NODE_ENV'] === 'development'),
     shutdownGraceMs: read.integer('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   };
   config.packages = readPackages(read, packagesFile);
+  if (!isIP(config.host) && !/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(config.host)) {
+    read.problems.push(`HOST: must be an IP address or a host name (got "${config.host}")`);
+  }
+  const ports = { ACCOUNT_PORT: config.accountPort, API_PORT: config.apiPort, INTERNAL_PORT: config.internalPort, NOTIFIER_PORT: config.notifierPort };
+  const seen = new Map<number, string>();
+  for (const [name, port] of Object.entries(ports)) {
+    const other = seen.get(port);
+    if (port !== 0 && other) read.problems.push(`${name}: ${port} is also ${other}; each listener needs its own port`);
+    seen.set(port, name);
+  }
   if (config.notifierPartition >= config.notifierPartitions) {
     read.problems.push(`NOTIFIER_PARTITION: must be below NOTIFIER_PARTITIONS (${config.notifierPartitions})`);
   }
@@ -164,7 +180,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
   return config;
 }
 
-function readEventStore(read: Reader, env: Env, dataDir: string): EventStoreSetting {
+function readEventStore(read: Reader, env: Env, dataDir: string): EventStoreLocation {
   const raw = env['EVENT_STORE'];
   if (raw === undefined || raw === '' || raw === 'embedded') {
     return { kind: 'embedded', file: join(dataDir, 'events.sqlite') };

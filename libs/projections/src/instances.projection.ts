@@ -1,9 +1,10 @@
-import { evolveInstance, initialInstanceState, type InstanceEvent, type InstanceState } from '@gw/domain-instances';
+import { evolveInstance, initialInstanceState, INSTANCE_STREAM_PREFIX, type InstanceEvent, type InstanceState } from '@gw/domain-instances';
+import { NOTIFICATIONS_STREAM_PREFIX } from '@gw/domain-notifications';
 import type { InstanceRow } from './read-model.types';
 
 /** Streams whose events the read models are built from: instances, and delivery outcomes for
  * getWebhookLogs. */
-export const PROJECTED_STREAM_PREFIXES = ['instance-', 'notifications-'] as const;
+export const PROJECTED_STREAM_PREFIXES = [INSTANCE_STREAM_PREFIX, NOTIFICATIONS_STREAM_PREFIX] as const;
 
 /** Bumped whenever the projection's output changes, so stored read models are rebuilt on start. */
 export const PROJECTION_VERSION = 2;

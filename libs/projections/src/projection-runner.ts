@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventStore, RecordedEvent } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
-import { PROJECTED_STREAM_PREFIXES } from './instances.projection';
 
 /** Where a runner applies events: a read model with its checkpoint. */
 export interface ProjectionTarget {
@@ -25,6 +24,8 @@ interface Waiter {
 }
 
 export interface ProjectionRunnerOptions {
+  /** Streams the target is built from. */
+  streamNamePrefixes: readonly string[];
   /** Events applied per transaction while catching up; once live, each event commits at once. */
   batchSize?: number;
   /** Pause before resubscribing after the store failed. */
@@ -48,7 +49,7 @@ export class ProjectionRunner {
     private readonly store: EventStore,
     private readonly target: ProjectionTarget,
     private readonly logger: Logger,
-    private readonly options: ProjectionRunnerOptions = {},
+    private readonly options: ProjectionRunnerOptions,
   ) {}
 
   start(): void {
@@ -104,7 +105,7 @@ export class ProjectionRunner {
         let batch: RecordedEvent[] = [];
         const subscription = this.store.subscribeToAll({
           after: this.target.checkpoint(),
-          filter: { streamNamePrefixes: PROJECTED_STREAM_PREFIXES },
+          filter: { streamNamePrefixes: this.options.streamNamePrefixes },
           signal,
         });
         for await (const message of subscription) {
@@ -126,8 +127,9 @@ export class ProjectionRunner {
       } catch (error) {
         if (signal.aborted) break;
         this.logger.warn('read-model subscription failed; resubscribing', { error });
-        await sleep(this.options.retryDelayMs ?? 500, undefined, { signal }).catch(() => undefined);
       }
+      // A subscription that ended, with or without an error, is renewed after a pause, never in a spin.
+      if (!signal.aborted) await sleep(this.options.retryDelayMs ?? 500, undefined, { signal }).catch(() => undefined);
     }
   }
 

@@ -5,6 +5,7 @@ import { notificationsDecider, notificationsStreamName } from '@gw/domain-notifi
 import { ConfigError, loadConfig, type AppConfig } from '@gw/config';
 import { AccountAlreadyExists } from '@gw/domain-accounts';
 import { openEventStore, type EventStore } from '@gw/event-store';
+import { isEmail } from 'class-validator';
 import { parseArgs } from 'node:util';
 
 const USAGE = `Usage: npm run ops -- <command>
@@ -45,7 +46,8 @@ async function run(argv: string[]): Promise<void> {
     case 'accounts create': {
       const { values } = parseArgs({ args: rest, options: { email: { type: 'string' } }, strict: true });
       const email = values.email?.trim() ?? '';
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) {
+      // The same rule as the API's `email` parameter, so that every account created can log in.
+      if (!isEmail(email) || email.length > 254) {
         throw new UsageError('--email must be an e-mail address');
       }
       print(await withStore(config, (store) => registerAccount(store, email, new Date().toISOString())));

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { Codes, failureEnvelope } from '@gw/contract';
 import { redactUrl, type Logger } from '@gw/logging';
 import type { ContractRequest } from './contract-params';
@@ -38,6 +39,11 @@ export function createHostHandler(host: HostName, app: RequestListener, logger: 
       });
     });
     void handle(host, app, req, res, rawUrl, options).catch((error: unknown) => {
+      // A client that went away mid-request is routine, not a fault of ours.
+      if (req.destroyed || (error as { code?: string }).code === 'ECONNRESET') {
+        logger.info('client went away', { host, path: redactUrl(rawUrl) });
+        return;
+      }
       logger.error('transport failure', { error });
       if (!res.headersSent) {
         sendJson(res, 500, failureEnvelope([{ code: Codes.Unavailable, message: 'internal error; retry the request' }]));
@@ -85,23 +91,47 @@ async function handle(
   }
 
   let body = new Map<string, unknown[]>();
-  if (host === 'account') {
-    req.resume(); // account-host operations take the query string only
-  } else {
-    try {
-      body = parseBody(req.headers['content-type'], await readBody(req), host === 'internal' ? ['application/json'] : undefined);
-    } catch (error) {
-      if (!(error instanceof UnreadableBody)) throw error;
-      // An oversized body is not read to its end, so the connection cannot be reused.
-      sendJson(res, failureStatus(host, [error.violation], error.tooLarge), failureEnvelope([error.violation]), error.tooLarge ? { connection: 'close' } : {});
-      return;
-    }
+  try {
+    const raw = await readBody(req);
+    // Account-host operations take the query string only; their body is read (to its limit) and dropped.
+    if (host !== 'account') body = parseBody(req.headers['content-type'], raw, host === 'internal' ? ['application/json'] : undefined);
+  } catch (error) {
+    if (!(error instanceof UnreadableBody)) throw error;
+    // An oversized body is not read to its end, so the connection cannot be reused.
+    sendJson(res, failureStatus(host, [error.violation], error.tooLarge), failureEnvelope([error.violation]), error.tooLarge ? { connection: 'close' } : {});
+    return;
   }
   // The ingest host takes its parameters from the JSON body and the path only.
   const query = host === 'internal' ? new Map<string, unknown[]>() : parseQuery(search);
   (req as IncomingMessage & ContractRequest).contractParams = { query, body };
   req.url = `/${host}${path}`;
+  res.setHeader('cache-control', 'no-store');
   app(req, res);
+}
+
+/**
+ * Requests that Node's HTTP parser refuses before any handler runs (bad framing, oversized headers,
+ * a timeout, CONNECT) still get the contract's JSON envelope, never an empty answer.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const code = error.code ?? '';
+  const [status, reason, violation] =
+    code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', { code: Codes.UnreadableBody, message: 'the request headers are too large' }]
+      : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', { code: Codes.UnreadableBody, message: 'the request was not received in time' }]
+        : code === 'HPE_INVALID_METHOD' || code === 'HPE_CONNECT'
+          ? [405, 'Method Not Allowed', { code: Codes.UnknownOperation, message: 'unknown method' }]
+          : [400, 'Bad Request', { code: Codes.UnreadableBody, message: 'the request cannot be read as HTTP' }];
+  const body = JSON.stringify(failureEnvelope([violation as { code: typeof Codes.UnreadableBody; message: string }]));
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+      `cache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Starts one server per host and resolves once all of them listen. */
@@ -117,6 +147,8 @@ export async function listen(
         new Promise<Listener>((resolve, reject) => {
           const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, createHostHandler(host, app, logger, options));
           server.keepAliveTimeout = 5_000;
+          server.on('clientError', answerClientError);
+          server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerClientError(Object.assign(new Error('CONNECT'), { code: 'HPE_CONNECT' }), socket));
           server.once('error', reject);
           server.listen(port, bindAddress, () => {
             const bound = (server.address() as AddressInfo).port;

@@ -15,14 +15,26 @@ const IsGiven = (allowEmpty: boolean, message: string) =>
     withCode('0001', message),
   );
 
-/** A required string parameter: missing or empty is 0001; wrong type, too long or control characters
- * is 0002. The rules run in this order and stop at the first failure. */
+/** Text that is not well-formed Unicode (a lone surrogate, or bytes that were not UTF-8) cannot be
+ * stored and given back exactly as sent, so it is refused. */
+const WellFormed = () =>
+  ValidateBy(
+    {
+      name: 'isWellFormed',
+      validator: { validate: (value: unknown) => typeof value === 'string' && value.isWellFormed() && !value.includes('\ufffd') },
+    },
+    withCode('0002', '$property must be well-formed UTF-8 text'),
+  );
+
+/** A required string parameter: missing or empty is 0001; wrong type, too long, control characters
+ * or text that is not well-formed is 0002. The rules run in this order and stop at the first failure. */
 export function RequiredText(maxLength: number): PropertyDecorator {
   return applyDecorators(
     IsGiven(false, '$property is required'),
     IsString(withCode('0002', '$property must be a string')),
     MaxLength(maxLength, withCode('0002', `$property must be at most ${maxLength} characters`)),
     Matches(NO_CONTROL_CHARACTERS, withCode('0002', '$property must not contain control characters')),
+    WellFormed(),
   );
 }
 
@@ -38,6 +50,7 @@ export function WebhookUrlParam(): PropertyDecorator {
   return applyDecorators(
     IsGiven(true, '$property is required (send it empty to switch delivery off)'),
     IsString(withCode('0002', '$property must be a string')),
+    WellFormed(),
     Validate(WebhookUrlFormConstraint, { context: { code: '0008' } }),
   );
 }
@@ -50,6 +63,7 @@ export function OptionalText(maxLength: number, allowControl = false): PropertyD
     IsString(withCode('0002', '$property must be a string')),
     MaxLength(maxLength, withCode('0002', `$property must be at most ${maxLength} characters`)),
     ...(allowControl ? [] : [Matches(NO_CONTROL_CHARACTERS, withCode('0002', '$property must not contain control characters'))]),
+    WellFormed(),
   );
 }
 

@@ -22,8 +22,8 @@ export class UnreadableBody extends Error {
   }
 }
 
-/** Parses a query string; a malformed percent-escape is kept as sent (the value then fails its
- * own checks) rather than guessed at. */
+/** Parses a query string. A value whose percent-escapes are not UTF-8 decodes with U+FFFD in
+ * place of the bad bytes, which the parameter rules then refuse (0002) rather than guess at. */
 export function parseQuery(search: string): ParamSource {
   return fromPairs(new URLSearchParams(search));
 }

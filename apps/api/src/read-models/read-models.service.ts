@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { AppConfig } from '@gw/config';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
-import { ProjectionRunner, SqliteReadModels } from '@gw/projections';
+import { PROJECTED_STREAM_PREFIXES, ProjectionRunner, SqliteReadModels } from '@gw/projections';
 import { APP_CONFIG, EVENT_STORE, LOGGER } from '../shared/tokens';
 
 /** The API's read models and the subscription that keeps them up to date. */
@@ -17,7 +17,9 @@ export class ReadModelsService implements OnApplicationShutdown {
     @Inject(LOGGER) logger: Logger,
   ) {
     this.models = new SqliteReadModels(config.readModelFile);
-    this.runner = new ProjectionRunner(store, this.models, logger.child({ component: 'read-models' }));
+    this.runner = new ProjectionRunner(store, this.models, logger.child({ component: 'read-models' }), {
+      streamNamePrefixes: PROJECTED_STREAM_PREFIXES,
+    });
   }
 
   /** Starts following the log and resolves once the models have caught up with it. */

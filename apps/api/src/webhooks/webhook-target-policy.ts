@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { lookup as systemLookup } from 'node:dns/promises';
+import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { AppConfig } from '@gw/config';
 import { nonPublicReason } from '@gw/net-policy';
@@ -7,11 +7,27 @@ import { APP_CONFIG } from '../shared/tokens';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
-/** Resolves a host name to its addresses; the system resolver unless a test provides another. */
-export type HostLookup = (host: string) => Promise<string[]>;
+/** Resolves a host name to its addresses within `timeoutMs`; DNS unless a test provides another. */
+export type HostLookup = (host: string, timeoutMs: number) => Promise<string[]>;
 export const HOST_LOOKUP = Symbol('HOST_LOOKUP');
 
-const lookupAll: HostLookup = async (host) => (await systemLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+/**
+ * Asks DNS directly (c-ares) rather than the system's getaddrinfo: a getaddrinfo call cannot be
+ * cancelled and holds one of libuv's few pool threads until it gives up, so slow names could starve
+ * the process. `localhost` names are loopback by definition (RFC 6761). Names known only to
+ * /etc/hosts are not seen here; the notifier checks every address again when it connects.
+ */
+const dnsLookup: HostLookup = async (host, timeoutMs) => {
+  if (host === 'localhost' || host.endsWith('.localhost')) return ['127.0.0.1', '::1'];
+  const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
+  const timer = setTimeout(() => resolver.cancel(), timeoutMs);
+  try {
+    const answers = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
+    return answers.flatMap((a) => (a.status === 'fulfilled' ? a.value : []));
+  } finally {
+    clearTimeout(timer);
+  }
+};
 
 /**
  * Which webhook URLs may be registered: the form check (stage 1) and the check of where the host
@@ -25,7 +41,7 @@ export class WebhookTargetPolicy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(HOST_LOOKUP) lookup?: HostLookup,
   ) {
-    this.lookup = lookup ?? lookupAll;
+    this.lookup = lookup ?? dnsLookup;
   }
 
   /** Why `url` is not an acceptable absolute URL, or null. An empty value is not judged here. */
@@ -34,6 +50,9 @@ export class WebhookTargetPolicy {
     if (url.length > MAX_WEBHOOK_URL_LENGTH) return `webhookUrl must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`;
     // The URL is stored and used exactly as sent, so nothing the URL parser would silently strip.
     if (/[\s\u0000-\u001f\u007f]/.test(url)) return 'webhookUrl must not contain spaces or control characters';
+    // An absolute URL names its scheme and authority (`https://host`); `https:host` only parses
+    // because WHATWG parsers are lenient, and receivers' parsers may read it otherwise.
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return 'webhookUrl must be an absolute https URL';
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -72,7 +91,7 @@ export class WebhookTargetPolicy {
     const timeout = new Promise<string[]>((resolve) => {
       timer = setTimeout(() => resolve([]), timeoutMs);
     });
-    const resolved = this.lookup(host).catch(() => [] as string[]);
+    const resolved = this.lookup(host, timeoutMs).catch(() => [] as string[]);
     try {
       return await Promise.race([resolved, timeout]);
     } finally {

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { DuplicateEventIdError, WrongExpectedRevisionError } from '../event-store.errors';
 import type { EventStore, EventToAppend, RecordedEvent, SubscribeOptions, SubscriptionMessage } from '../event-store.port';
@@ -7,6 +8,11 @@ import type { EventStore, EventToAppend, RecordedEvent, SubscribeOptions, Subscr
 export interface StoreFixture {
   store: EventStore;
   openAnother(): Promise<EventStore>;
+  /**
+   * Starts another process that appends to this store one event at a time, printing each event id
+   * on its own stdout line once the append has returned (see append-child.ts).
+   */
+  spawnAppender(streamPrefix: string): ChildProcess;
   cleanup(): Promise<void>;
 }
 
@@ -186,6 +192,32 @@ export function eventStoreContractSuite(harness: EventStoreContractHarness): voi
         expect(byPrefix.map((e) => e.type)).toEqual(['X', 'Y', 'Z']);
         const byType = await store.readAll({ after: before, filter: { eventTypes: ['X'] } });
         expect(byType.map((e) => e.streamName.split('-')[0])).toEqual(['keep', 'drop']);
+      });
+    });
+
+    describe('durability', () => {
+      it('keeps every acknowledged append when the writing process is killed with SIGKILL', async () => {
+        const child = fixture.spawnAppender(`crash${randomUUID().slice(0, 8)}`);
+        const acked: string[] = [];
+        let buffered = '';
+        await new Promise<void>((done, fail) => {
+          child.on('error', fail);
+          child.on('exit', (code) => (acked.length < 200 ? fail(new Error(`appender exited early (${code})`)) : undefined));
+          child.stdout!.on('data', (chunk: Buffer) => {
+            buffered += chunk.toString();
+            const lines = buffered.split('\n');
+            buffered = lines.pop() ?? '';
+            acked.push(...lines);
+            if (acked.length >= 200) {
+              child.kill('SIGKILL');
+              done();
+            }
+          });
+        });
+        await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r)));
+        const reader = await fixture.openAnother();
+        const stored = new Set((await reader.readAll()).map((e) => e.id));
+        expect(acked.filter((id) => !stored.has(id))).toEqual([]);
       });
     });
 

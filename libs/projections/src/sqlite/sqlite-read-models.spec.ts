@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { InstanceEvent } from '@gw/domain-instances';
 import { SqliteEventStore, type RecordedEvent } from '@gw/event-store';
 import { createLogger } from '@gw/logging';
+import { PROJECTED_STREAM_PREFIXES } from '../instances.projection';
 import { ProjectionRunner, ReadModelLagError } from '../projection-runner';
 import { SqliteReadModels } from './sqlite-read-models';
 
@@ -80,7 +81,7 @@ describe('projection runner', () => {
   it('builds live models that equal a rebuild from the log', async () => {
     const store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), pollIntervalMs: 10 });
     const live = new SqliteReadModels(join(dir, 'live.sqlite'));
-    const runner = new ProjectionRunner(store, live, logger, { batchSize: 7 });
+    const runner = new ProjectionRunner(store, live, logger, { batchSize: 7, streamNamePrefixes: PROJECTED_STREAM_PREFIXES });
     runner.start();
     await runner.ready;
     await appendHistory(store, 40); // appended while the runner is live
@@ -88,7 +89,7 @@ describe('projection runner', () => {
     await runner.stop();
 
     const rebuilt = new SqliteReadModels(join(dir, 'rebuilt.sqlite'));
-    const rebuilder = new ProjectionRunner(store, rebuilt, logger, { batchSize: 7 });
+    const rebuilder = new ProjectionRunner(store, rebuilt, logger, { batchSize: 7, streamNamePrefixes: PROJECTED_STREAM_PREFIXES });
     rebuilder.start();
     await rebuilder.ready;
     await rebuilder.stop();
@@ -104,7 +105,7 @@ describe('projection runner', () => {
   it('answers waitFor once a position is applied, and times out with ReadModelLagError when it cannot be', async () => {
     const store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), pollIntervalMs: 10 });
     const models = new SqliteReadModels(join(dir, 'rm.sqlite'));
-    const runner = new ProjectionRunner(store, models, logger);
+    const runner = new ProjectionRunner(store, models, logger, { streamNamePrefixes: PROJECTED_STREAM_PREFIXES });
     runner.start();
     await runner.ready;
     const written = await store.append('instance-w', [{ id: 'w-c', type: 'InstanceCreated', data: created('w').data }], 'no_stream');

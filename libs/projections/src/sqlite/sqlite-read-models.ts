@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { isInstanceEvent } from '@gw/domain-instances';
+import { INSTANCE_STREAM_PREFIX, isInstanceEvent } from '@gw/domain-instances';
 import { isNotificationEvent } from '@gw/domain-notifications';
 import type { RecordedEvent } from '@gw/event-store';
 import { PROJECTION_VERSION, projectInstance } from '../instances.projection';
@@ -129,7 +129,7 @@ export class SqliteReadModels {
           attempted.add(attempt.instanceId);
         }
         if (!isInstanceEvent(event)) continue;
-        const id = event.streamName.slice('instance-'.length);
+        const id = event.streamName.slice(INSTANCE_STREAM_PREFIX.length);
         const current = touched.has(id) ? touched.get(id) : this.findInstance(id);
         touched.set(id, projectInstance(current, event, event.revision));
       }

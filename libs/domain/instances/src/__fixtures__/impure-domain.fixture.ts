@@ -5,5 +5,7 @@ import { EventStoreDBClient } from '@eventstore/db-client';
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'crypto';
+import { DatabaseSync } from 'node:sqlite';
 
-export const impure = [Injectable, EventStoreDBClient, Database, readFileSync, randomUUID, Date.now(), new Date(), Math.random()];
+export const impure = [Injectable, EventStoreDBClient, Database, readFileSync, randomUUID, DatabaseSync, Date.now(), new Date(), Math.random()];
+export const environment = [process.env['X'], fetch, performance.now()];

@@ -1,0 +1,133 @@
+import { ApiProcess, createAccount, expectSuccess, get, NotifierProcess, postJson, request, tempDataDir } from '@gw/testing';
+
+/** The internal ingest token both processes are given (so neither generates one). */
+export const INTERNAL_TOKEN = 'notifier-e2e-internal-token-0123456789';
+
+/** The switches that let webhooks target a local plain-http receiver (CONTRACT section 6). */
+export const LOCAL_TARGETS = { ALLOW_HTTP_WEBHOOKS: 'true', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' };
+
+export interface Instance {
+  instanceid: string;
+  token: string;
+}
+
+/** Polls `probe` until it returns something truthy; fails with `what` after `timeoutMs`. */
+export async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 10_000, intervalMs = 25): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  for (;;) {
+    last = await probe();
+    if (last) return last;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(intervalMs);
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+let emails = 0;
+
+/**
+ * An API and a notifier as real processes on one data dir, with an account to make instances in,
+ * and the client calls the notifier's tests need.
+ */
+export class Stack {
+  notifier?: NotifierProcess;
+  private account!: { email: string; apikey: string };
+
+  private constructor(
+    readonly api: ApiProcess,
+    readonly notifierEnv: Record<string, string>,
+  ) {}
+
+  /** `env` goes to both processes; `apiEnv` and `notifierEnv` to one each. */
+  static async start(
+    options: { env?: Record<string, string>; apiEnv?: Record<string, string>; notifierEnv?: Record<string, string>; notifier?: boolean } = {},
+  ): Promise<Stack> {
+    const common = { INTERNAL_TOKEN, SHUTDOWN_GRACE_MS: '500', ...options.env };
+    const api = await ApiProcess.start({ dataDir: tempDataDir(), env: { ...common, ...options.apiEnv } });
+    const stack = new Stack(api, { ...common, ...options.notifierEnv });
+    stack.account = createAccount(api.dataDir, `notifier-e2e-${process.pid}-${++emails}@example.com`);
+    if (options.notifier !== false) await stack.startNotifier();
+    return stack;
+  }
+
+  get dataDir(): string {
+    return this.api.dataDir;
+  }
+
+  /** Starts a new notifier process on the same data dir (after stopping the running one). */
+  async startNotifier(env: Record<string, string> = this.notifierEnv): Promise<NotifierProcess> {
+    if (this.notifier?.running) await this.notifier.stop();
+    this.notifier = await NotifierProcess.start(this.dataDir, env);
+    return this.notifier;
+  }
+
+  async stop(): Promise<void> {
+    await this.notifier?.stop();
+    await this.api.stop();
+    this.api.removeData();
+  }
+
+  async newInstance(): Promise<Instance> {
+    const body = expectSuccess(
+      await get(this.api.accountUrl, '/newInstance', { email: this.account.email, token: this.account.apikey, packageid: 'trial' }),
+    );
+    return { instanceid: body.instanceid, token: body.token };
+  }
+
+  /** POST /webhook; returns the raw answer so that refusals can be checked too. */
+  setWebhook(instance: Instance, webhookUrl: string) {
+    return postJson(this.api.apiUrl, '/webhook', { ...instance, webhookUrl });
+  }
+
+  /** Registers (or clears, with '') and expects success; returns the body (with `signingSecret`). */
+  async webhook(instance: Instance, webhookUrl: string): Promise<any> {
+    return expectSuccess(await this.setWebhook(instance, webhookUrl));
+  }
+
+  async status(instance: Instance): Promise<any> {
+    return expectSuccess(await postJson(this.api.apiUrl, '/getWebhookStatus', instance));
+  }
+
+  /** The delivery attempts, newest first (CONTRACT 4.8). */
+  async logs(instance: Instance, limit = 100): Promise<any[]> {
+    return expectSuccess(await postJson(this.api.apiUrl, '/getWebhookLogs', { ...instance, limit })).attempts;
+  }
+
+  /** Records an incoming message through the internal ingest host; expects 202. */
+  async message(instance: Instance, message: Record<string, unknown>): Promise<void> {
+    await this.ingest(instance, 'messages', { chatId: 'chat-1@c.us', time: 1_700_000_000, ...message });
+  }
+
+  async ack(instance: Instance, ack: Record<string, unknown>): Promise<void> {
+    await this.ingest(instance, 'acks', ack);
+  }
+
+  private async ingest(instance: Instance, kind: 'messages' | 'acks', body: Record<string, unknown>): Promise<void> {
+    const answer = await request(`${this.api.internalUrl}/instances/${encodeURIComponent(instance.instanceid)}/${kind}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${INTERNAL_TOKEN}` },
+      body: JSON.stringify(body),
+    });
+    if (answer.status !== 202) throw new Error(`recording a ${kind.slice(0, -1)} answered ${answer.status}: ${answer.text}`);
+  }
+
+  /** The notifier's /metrics as a map from series (name plus labels) to value. */
+  async metrics(): Promise<Map<string, number>> {
+    const answer = await request(`${this.notifier!.statusUrl}/metrics`);
+    const series = new Map<string, number>();
+    for (const line of answer.text.split('\n')) {
+      const match = /^([a-z_]+(?:\{[^}]*\})?) (\S+)$/.exec(line);
+      if (match) series.set(match[1], Number(match[2]));
+    }
+    return series;
+  }
+}
+
+/** The sum of every series of a metric, whatever its labels. */
+export function total(metrics: Map<string, number>, name: string): number {
+  let sum = 0;
+  for (const [series, value] of metrics) if (series === name || series.startsWith(`${name}{`)) sum += value;
+  return sum;
+}
