@@ -102,7 +102,7 @@ function decideRenew({ data }: RenewInstance, state: InstanceState): InstanceEve
 
 function decideChangeWebhook({ data }: ChangeWebhook, state: InstanceState): InstanceEvent[] {
   if (state.status !== 'created') {
-    return refuse({ code: Codes.InstanceAuthFailed, field: "token", message: "unknown instanceid or wrong token" });
+    return refuse({ code: Codes.InstanceAuthFailed, field: 'token', message: 'unknown instanceid or wrong token' });
   }
   const violations: Violation[] = [];
   if (instanceStatus(state.expiresAt, data.now) === 'expired') {
