@@ -26,7 +26,10 @@ function readConfig(): AppConfig {
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config.logLevel, { app: 'api' });
-  const store = openEventStore(config.eventStore, { lockTimeoutMs: config.storeLockTimeoutMs });
+  const store = openEventStore(config.eventStore, {
+    lockTimeoutMs: config.storeLockTimeoutMs,
+    onWarning: (message, fields) => logger.warn(message, fields),
+  });
   const app = await NestFactory.create(AppModule.register({ config, store, logger }), {
     bodyParser: false,
     abortOnError: false,

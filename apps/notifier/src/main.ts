@@ -50,7 +50,10 @@ function serveStatus(config: AppConfig, notifier: NotifierService, logger: Logge
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config.logLevel, { app: 'notifier', partition: `${config.notifierPartition}/${config.notifierPartitions}` });
-  const store = openEventStore(config.eventStore, { lockTimeoutMs: config.storeLockTimeoutMs });
+  const store = openEventStore(config.eventStore, {
+    lockTimeoutMs: config.storeLockTimeoutMs,
+    onWarning: (message, fields) => logger.warn(message, fields),
+  });
   const app = await NestFactory.createApplicationContext(NotifierModule.register({ config, store, logger }), {
     logger: false,
     abortOnError: false,

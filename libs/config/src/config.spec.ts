@@ -136,9 +136,13 @@ describe('loadConfig', () => {
       expect(error.problems).toEqual([expect.stringMatching(/^NODE_ENV: .*"staging"/)]);
     });
 
-    it('refuses an esdb:// event store as not yet supported', () => {
-      const error = configErrorOf(() => loadConfig({ EVENT_STORE: 'esdb://localhost:2113' }, cwd));
-      expect(error.problems).toEqual([expect.stringMatching(/^EVENT_STORE: /)]);
+    it('selects EventStoreDB by an esdb:// connection string, discovery included', () => {
+      expect(loadConfig({ EVENT_STORE: 'esdb://localhost:2113?tls=false' }, cwd).eventStore).toEqual({
+        kind: 'esdb',
+        connectionString: 'esdb://localhost:2113?tls=false',
+      });
+      expect(loadConfig({ EVENT_STORE: 'esdb+discover://a:2113,b:2113' }, cwd).eventStore.kind).toBe('esdb');
+      expect(configErrorOf(() => loadConfig({ EVENT_STORE: 'esdb://' }, cwd)).problems).toEqual([expect.stringMatching(/^EVENT_STORE: /)]);
     });
 
     it('refuses control characters in a string variable', () => {

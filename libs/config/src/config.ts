@@ -185,10 +185,7 @@ function readEventStore(read: Reader, env: Env, dataDir: string): EventStoreLoca
   if (raw === undefined || raw === '' || raw === 'embedded') {
     return { kind: 'embedded', file: join(dataDir, 'events.sqlite') };
   }
-  if (/^esdb(\+discover)?:\/\//.test(raw)) {
-    read.problems.push('EVENT_STORE: the EventStoreDB adapter is not part of this version yet; use "embedded"');
-    return { kind: 'esdb', connectionString: raw };
-  }
+  if (/^esdb(\+discover)?:\/\/[^\s]+$/.test(raw)) return { kind: 'esdb', connectionString: raw };
   read.problems.push(`EVENT_STORE: must be "embedded" or an esdb:// connection string`);
   return { kind: 'embedded', file: join(dataDir, 'events.sqlite') };
 }

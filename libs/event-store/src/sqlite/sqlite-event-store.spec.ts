@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { eventStoreContractSuite } from '../testing/event-store-contract';
-import { EventStoreUnavailableError } from '../event-store.errors';
+import { DuplicateEventIdError, EventStoreUnavailableError } from '../event-store.errors';
 import { SqliteEventStore } from './sqlite-event-store';
 
 const root = resolve(__dirname, '../../../..');
@@ -42,6 +42,18 @@ eventStoreContractSuite({
 });
 
 describe('embedded SQLite store', () => {
+  it('refuses an event id already stored in another stream (ids are unique in the whole log here)', async () => {
+    const { dir, file } = tempFile();
+    const store = new SqliteEventStore({ file });
+    try {
+      await store.append('a-1', [{ id: 'same', type: 'T', data: {} }], 'no_stream');
+      await expect(store.append('b-1', [{ id: 'same', type: 'T', data: {} }], 'no_stream')).rejects.toBeInstanceOf(DuplicateEventIdError);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reports a store held locked by another process as unavailable, then recovers by itself', async () => {
     const { dir, file } = tempFile();
     const store = new SqliteEventStore({ file, lockTimeoutMs: 300 });

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { DuplicateEventIdError, WrongExpectedRevisionError } from '../event-store.errors';
+import { WrongExpectedRevisionError } from '../event-store.errors';
 import type { EventStore, EventToAppend, RecordedEvent, SubscribeOptions, SubscriptionMessage } from '../event-store.port';
 
 /** A fresh, empty store plus a way to open a second client on the same data (another connection,
@@ -159,11 +159,6 @@ export function eventStoreContractSuite(harness: EventStoreContractHarness): voi
         expect(await store.readStream(name)).toHaveLength(2);
       });
 
-      it('refuses an event id already stored in another stream', async () => {
-        const e = event();
-        await store.append(stream(), [e], 'no_stream');
-        await expect(store.append(stream(), [e], 'no_stream')).rejects.toBeInstanceOf(DuplicateEventIdError);
-      });
     });
 
     describe('the global log', () => {

@@ -1,0 +1,205 @@
+import {
+  ANY,
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  excludeSystemEvents,
+  FORWARDS,
+  jsonEvent,
+  NO_STREAM,
+  START,
+  STREAM_EXISTS,
+  StreamNotFoundError,
+  type AllStreamResolvedEvent,
+  type AppendExpectedRevision,
+  type ResolvedEvent,
+} from '@eventstore/db-client';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type {
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  ExpectedRevision,
+  ReadAllOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  SubscriptionMessage,
+} from '../event-store.port';
+import { matchesFilter } from '../event-filter';
+import { translateEsdbError } from './esdb-errors';
+import { subscriptionMessages } from './esdb-subscription';
+
+export interface EsdbEventStoreOptions {
+  connectionString: string;
+  /** Told about subscription drops and resubscriptions. */
+  onWarning?: (message: string, fields: Record<string, unknown>) => void;
+  /** Longest pause between resubscription attempts after a drop. */
+  maxResubscribeDelayMs?: number;
+}
+
+const READ_PAGE = 500;
+
+/**
+ * The EventStoreDB adapter: the production store and the way past one machine. Global positions are
+ * the commit positions of `$all`; system events (`$`-types) are never surfaced. Subscriptions use a
+ * server-side filter that drops system events and report its checkpoints; the port's own filter is
+ * applied here, with progress through skipped events reported as checkpoints, so a consumer sees
+ * every position up to the head.
+ */
+export class EsdbEventStore implements EventStore {
+  private readonly client: EventStoreDBClient;
+
+  constructor(private readonly options: EsdbEventStoreOptions) {
+    this.client = EventStoreDBClient.connectionString(options.connectionString);
+  }
+
+  async append(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    try {
+      const result = await this.client.appendToStream(
+        streamName,
+        events.map((e) => jsonEvent({ id: e.id, type: e.type, data: e.data as never, metadata: (e.metadata ?? {}) as never })),
+        { expectedRevision: toExpected(expected) },
+      );
+      return { nextExpectedRevision: result.nextExpectedRevision, position: result.position?.commit ?? 0n };
+    } catch (error) {
+      throw translateEsdbError(error, streamName, expected);
+    }
+  }
+
+  async readStream(streamName: string): Promise<RecordedEvent[]> {
+    return this.collectStream(streamName, { direction: FORWARDS, fromRevision: START });
+  }
+
+  async readLastEvent(streamName: string): Promise<RecordedEvent | undefined> {
+    const [last] = await this.collectStream(streamName, { direction: BACKWARDS, fromRevision: END, maxCount: 1 });
+    return last;
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const wanted = options.maxCount ?? Number.POSITIVE_INFINITY;
+    const found: RecordedEvent[] = [];
+    let after = options.after;
+    // $all also holds system events and events the filter skips, so pages are read until enough match.
+    for (;;) {
+      const page = await this.readAllPage(after, READ_PAGE);
+      for (const event of page.events) {
+        if (matchesFilter(event, options.filter)) found.push(event);
+        if (found.length >= wanted) return found;
+      }
+      if (page.exhausted) return found;
+      after = page.lastPosition;
+    }
+  }
+
+  async headPosition(): Promise<bigint> {
+    try {
+      for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: READ_PAGE })) {
+        const event = toRecorded(resolved);
+        if (event) return event.position;
+      }
+      return 0n;
+    } catch (error) {
+      throw translateEsdbError(error);
+    }
+  }
+
+  subscribeToAll(options: SubscribeOptions = {}): AsyncIterable<SubscriptionMessage> {
+    return this.resubscribing(options);
+  }
+
+  async close(): Promise<void> {
+    await this.client.dispose();
+  }
+
+  /**
+   * Follows `$all` from a position, resubscribing with a growing pause after a drop and resuming
+   * after the last position it handed out, so that a consumer sees neither a gap nor a repeat.
+   */
+  private async *resubscribing(options: SubscribeOptions): AsyncIterable<SubscriptionMessage> {
+    let after = options.after;
+    for (let failures = 0; !options.signal?.aborted; ) {
+      try {
+        const from = after;
+        const subscribe = (checkpointReached: (position: bigint) => void) =>
+          this.client.subscribeToAll({
+            fromPosition: from === undefined || from === 0n ? START : { commit: from, prepare: from },
+            filter: excludeSystemEvents({ checkpointInterval: 1, checkpointReached: (_s, position) => checkpointReached(position.commit) }),
+          });
+        for await (const message of subscriptionMessages(subscribe, { ...options, after }, toRecorded)) {
+          failures = 0;
+          if (message.kind === 'event') after = message.event.position;
+          else if (after === undefined || message.position > after) after = message.position;
+          yield message;
+        }
+        return;
+      } catch (error) {
+        if (options.signal?.aborted) return;
+        failures += 1;
+        const delay = Math.min(this.options.maxResubscribeDelayMs ?? 5000, 100 * 2 ** Math.min(failures, 8));
+        this.options.onWarning?.('EventStoreDB subscription dropped; resubscribing', { error: translateEsdbError(error), delayMs: delay });
+        await sleep(delay, undefined, { signal: options.signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  private async readAllPage(after: bigint | undefined, maxCount: number) {
+    const events: RecordedEvent[] = [];
+    let lastPosition = after ?? 0n;
+    let read = 0;
+    try {
+      const fromPosition = after === undefined ? START : { commit: after, prepare: after };
+      for await (const resolved of this.client.readAll({ direction: FORWARDS, fromPosition, maxCount })) {
+        read += 1;
+        const position = resolved.event?.position?.commit ?? resolved.commitPosition;
+        if (position !== undefined && position > lastPosition) lastPosition = position;
+        const event = toRecorded(resolved);
+        // Reading from a position includes the event at it; the port's `after` does not.
+        if (event && (after === undefined || event.position > after)) events.push(event);
+      }
+    } catch (error) {
+      throw translateEsdbError(error);
+    }
+    return { events, lastPosition, exhausted: read < maxCount };
+  }
+
+  private async collectStream(
+    streamName: string,
+    options: { direction: typeof FORWARDS | typeof BACKWARDS; fromRevision: typeof START | typeof END; maxCount?: number },
+  ): Promise<RecordedEvent[]> {
+    const events: RecordedEvent[] = [];
+    try {
+      for await (const resolved of this.client.readStream(streamName, options)) {
+        const event = toRecorded(resolved);
+        if (event) events.push(event);
+      }
+      return events;
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw translateEsdbError(error, streamName);
+    }
+  }
+}
+
+function toExpected(expected: ExpectedRevision): AppendExpectedRevision {
+  if (expected === 'no_stream') return NO_STREAM;
+  if (expected === 'stream_exists') return STREAM_EXISTS;
+  if (expected === 'any') return ANY;
+  return expected;
+}
+
+/** The port's view of a resolved event; undefined for system events and links. */
+function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | undefined {
+  const event = resolved.event;
+  if (!event || event.type.startsWith('$') || event.streamId.startsWith('$')) return undefined;
+  return {
+    id: event.id,
+    streamName: event.streamId,
+    revision: event.revision,
+    position: event.position?.commit ?? 0n,
+    type: event.type,
+    data: event.data,
+    metadata: (event.metadata ?? {}) as Record<string, unknown>,
+    recordedAt: new Date(event.created).toISOString(),
+  };
+}
