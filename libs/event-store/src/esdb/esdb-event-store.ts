@@ -38,6 +38,7 @@ export interface EsdbEventStoreOptions {
 }
 
 const READ_PAGE = 500;
+const HEAD_PAGE = 32;
 
 /**
  * The EventStoreDB adapter: the production store and the way past one machine. Global positions are
@@ -93,12 +94,16 @@ export class EsdbEventStore implements EventStore {
   }
 
   async headPosition(): Promise<bigint> {
+    // The tail of $all may hold system events (statistics, say), which the port never surfaces: a
+    // short page is read to its end (not abandoned midway, which leaves the call open) and the
+    // newest non-system event wins.
     try {
-      for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: READ_PAGE })) {
+      let head: bigint | undefined;
+      for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: HEAD_PAGE })) {
         const event = toRecorded(resolved);
-        if (event) return event.position;
+        if (event && head === undefined) head = event.position;
       }
-      return 0n;
+      return head ?? 0n;
     } catch (error) {
       throw translateEsdbError(error);
     }

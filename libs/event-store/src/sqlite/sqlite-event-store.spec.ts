@@ -1,13 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { eventStoreContractSuite } from '../testing/event-store-contract';
+import { spawnAppender } from '../testing/spawn-appender';
 import { DuplicateEventIdError, EventStoreUnavailableError } from '../event-store.errors';
 import { SqliteEventStore } from './sqlite-event-store';
-
-const root = resolve(__dirname, '../../../..');
 
 function tempFile(): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'gw-store-'));
@@ -27,12 +25,7 @@ eventStoreContractSuite({
         others.push(other);
         return other;
       },
-      spawnAppender(streamPrefix) {
-        const script = join(root, 'dist/libs/event-store/src/testing/append-child.js');
-        return spawn(process.execPath, ['-r', join(root, 'tools/runtime/paths.js'), script, file, streamPrefix], {
-          stdio: ['ignore', 'pipe', 'inherit'],
-        });
-      },
+      spawnAppender: (streamPrefix) => spawnAppender(file, streamPrefix),
       async cleanup() {
         await Promise.all([store, ...others].map((s) => s.close()));
         rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,65 @@
+import { startEsdbTestServer, type EsdbTestServer } from '@gw/esdb-test-server';
+import { EventStoreUnavailableError } from '../event-store.errors';
+import type { EventStore } from '../event-store.port';
+import { eventStoreContractSuite, type EventStoreContractHarness } from '../testing/event-store-contract';
+import { spawnAppender } from '../testing/spawn-appender';
+import { EsdbEventStore } from './esdb-event-store';
+
+/** The contract suite against any EventStoreDB reachable by a connection string. */
+function harness(name: string, connectionString: () => string): EventStoreContractHarness {
+  return {
+    name,
+    async create() {
+      const stores: EventStore[] = [];
+      const open = () => {
+        const store = new EsdbEventStore({ connectionString: connectionString(), maxResubscribeDelayMs: 200 });
+        stores.push(store);
+        return store;
+      };
+      return {
+        store: open(),
+        openAnother: async () => open(),
+        spawnAppender: (streamPrefix) => spawnAppender(connectionString(), streamPrefix),
+        cleanup: async () => {
+          await Promise.all(stores.map((s) => s.close()));
+        },
+      };
+    },
+  };
+}
+
+describe('EventStoreDB adapter', () => {
+  let server: EsdbTestServer;
+  beforeAll(async () => {
+    server = await startEsdbTestServer({ port: 0 });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  // The in-repo protocol test server: a test double that speaks EventStoreDB's gRPC protocol.
+  eventStoreContractSuite(harness('EventStoreDB protocol test server', () => server.connectionString));
+
+  it('reports an outage as unavailable, and works again once the server is back', async () => {
+    const store = new EsdbEventStore({ connectionString: server.connectionString });
+    try {
+      await store.append('outage-1', [{ id: '3f1c1f8e-4b1a-4c39-9a55-5a9d3a1b2c01', type: 'Before', data: {} }], 'no_stream');
+      const outage = server.simulateOutage(1500);
+      await new Promise((r) => setTimeout(r, 100));
+      await expect(store.readStream('outage-1')).rejects.toBeInstanceOf(EventStoreUnavailableError);
+      await outage;
+      let events = await store.readStream('outage-1').catch(() => undefined);
+      for (let i = 0; !events && i < 20; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        events = await store.readStream('outage-1').catch(() => undefined);
+      }
+      expect(events?.map((e) => e.type)).toEqual(['Before']);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+// A real server, when one is given: ESDB_TEST_URL=esdb://localhost:2113?tls=false npm test
+const realServer = process.env['ESDB_TEST_URL'];
+if (realServer) eventStoreContractSuite(harness(`EventStoreDB at ${realServer}`, () => realServer));

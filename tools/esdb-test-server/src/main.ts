@@ -1,0 +1,34 @@
+// `node -r ./tools/runtime/paths.js dist/tools/esdb-test-server/src/main.js --port P [--host H]`
+// (or `npm run esdb:test-server -- --port P`): serves the in-memory EventStoreDB test double on
+// 127.0.0.1:P without TLS, prints {"msg":"ready","port":P} on stdout, and runs until SIGTERM/SIGINT.
+import { parseArgs } from 'node:util';
+import { startEsdbTestServer } from './index';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: { port: { type: 'string' }, host: { type: 'string' } },
+    strict: true,
+  });
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be a TCP port number');
+  const server = await startEsdbTestServer({ port, host: values.host ?? '127.0.0.1' });
+  process.stdout.write(`${JSON.stringify({ msg: 'ready', port: server.port })}\n`);
+
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    server.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${JSON.stringify({ msg: 'esdb test server failed', error: String((error as Error)?.message ?? error) })}\n`);
+  process.exit(1);
+});
