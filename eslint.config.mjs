@@ -99,7 +99,11 @@ export default [
         'error',
         {
           allow: [],
-          depConstraints: depConstraints.map((c) => ({ ...c, bannedExternalImports: [] })),
+          depConstraints: depConstraints.map((c) => ({
+            ...c,
+            onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'type:testing'],
+            bannedExternalImports: [],
+          })),
           enforceBuildableLibDependency: false,
         },
       ],
