@@ -121,6 +121,21 @@ describe('delivery with RETRY_SCHEDULE=1,1,1', () => {
     expect(receiver.at(path)).toHaveLength(3);
   });
 
+  it('a connection reset and a redirect are failed attempts (redirects are not followed)', async () => {
+    const { instance, path } = await subscribed(stack, receiver, [
+      { reset: true },
+      { status: 307, headers: { location: receiver.url('/elsewhere') } },
+      { status: 204 },
+    ]);
+    await stack.message(instance, { id: 'odd-1' });
+    const logs = await loggedAttempts(stack, instance, 3);
+    expect(logs.map((a) => a.status)).toEqual([204, 307, 0]);
+    expect(logs[2].error).toMatch(/^reset/);
+    expect(logs[1].error).toBe('');
+    expect(receiver.at(path)).toHaveLength(3);
+    expect(receiver.at('/elsewhere')).toHaveLength(0);
+  });
+
   it('dead-letters a notification whose receiver stays down, and an operator resend delivers it with the same webhook-id', async () => {
     const down = await Receiver.start();
     try {

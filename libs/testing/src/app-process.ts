@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -146,6 +146,21 @@ export function runOps(dataDir: string, args: string[], env: Record<string, stri
     encoding: 'utf8',
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * Runs the operator CLI without blocking this process: needed when a server the CLI talks to runs
+ * in this process (the EventStoreDB test double), which a synchronous spawn would starve.
+ */
+export function runOpsAsync(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['-r', PATHS, OPS_MAIN, ...args],
+      { env: { PATH: process.env['PATH'], NODE_ENV: 'test', DATA_DIR: dataDir, ...env }, encoding: 'utf8', timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ status: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
 }
 
 /** Creates an account through the operator CLI and returns its credentials. */

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { nameBasedId } from '@gw/application';
 import { INBOX_STREAM_PREFIX, isInboxEvent, type InboxEvent } from '@gw/domain-inbox';
-import { deliveryEnabled, INSTANCE_STREAM_PREFIX } from '@gw/domain-instances';
+import { deliveryEnabled, INSTANCE_STREAM_PREFIX, instanceStatus, type InstanceRenewed, type InstanceState } from '@gw/domain-instances';
 import { NOTIFICATIONS_STREAM_PREFIX, type NotificationContent } from '@gw/domain-notifications';
 import type { EventStore, RecordedEvent } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
@@ -15,6 +15,62 @@ interface Candidate {
   webhookId: string;
   content: NotificationContent;
   sourceEventId: string;
+}
+
+/**
+ * What the replay at start-up gathers before delivery begins. Delivery that went off (cleared, 410,
+ * or expired before a renewal) while no notifier was following the log cancels what was pending at
+ * that point, as a notifier following live would have; it may be on again by the time we catch up.
+ */
+class Replay {
+  /** Traffic after the checkpoint that may have no notification yet. */
+  readonly candidates: Candidate[] = [];
+  /** Notifications created after the checkpoint: their traffic needs no new one. */
+  readonly createdAfterCheckpoint = new Set<string>();
+  /** Where the traffic of each notification to be expected (by webhook id) was recorded, until its creation is met. */
+  readonly notifiable = new Map<string, bigint>();
+  /** The last point at which each instance's delivery went off, and why. */
+  readonly lastOff = new Map<string, { position: bigint; reason: string }>();
+  /** Notifications that were pending when their instance's delivery went off, by instance. */
+  readonly doomed = new Map<string, { webhookIds: Set<string>; reason: string }>();
+
+  switchedOff(instanceId: string, position: bigint, reason: string, model: NotifierModel): void {
+    this.lastOff.set(instanceId, { position, reason });
+    for (const n of Object.values(model.notificationsOf(instanceId).state.open)) {
+      if (n.status === 'pending') this.doom(instanceId, n.webhookId, reason);
+    }
+    // Traffic recorded before this point whose notification is not made yet: made and cancelled at
+    // once by a live notifier, so not made at all. (If it was made after all, `created` dooms it.)
+    for (let i = this.candidates.length - 1; i >= 0; i--) {
+      if (this.candidates[i].instanceId === instanceId) this.candidates.splice(i, 1);
+    }
+  }
+
+  created(instanceId: string, webhookId: string): void {
+    const recordedAt = this.notifiable.get(webhookId);
+    this.notifiable.delete(webhookId);
+    const off = this.lastOff.get(instanceId);
+    if (recordedAt !== undefined && off && off.position > recordedAt) this.doom(instanceId, webhookId, off.reason);
+  }
+
+  private doom(instanceId: string, webhookId: string, reason: string): void {
+    const entry = this.doomed.get(instanceId) ?? { webhookIds: new Set<string>(), reason };
+    entry.webhookIds.add(webhookId);
+    entry.reason = reason;
+    this.doomed.set(instanceId, entry);
+  }
+}
+
+/** Why an instance event switches delivery off (cancelling what is pending), or null. */
+function switchedOffBy(before: InstanceState, event: RecordedEvent): string | null {
+  if (event.type === 'WebhookCleared') return 'delivery was switched off';
+  if (event.type === 'WebhookDisabledByReceiver') return 'the receiver switched delivery off (410 Gone)';
+  // A renewal after expiry: the expiry cancelled what was pending, even if no attempt noticed it.
+  if (event.type === 'InstanceRenewed' && before.status === 'created') {
+    const { renewedAt } = event.data as InstanceRenewed['data'];
+    if (instanceStatus(before.expiresAt, renewedAt) === 'expired') return 'the instance expired';
+  }
+  return null;
 }
 
 export interface FollowerOptions {
@@ -62,8 +118,7 @@ export class Follower {
   async run(signal: AbortSignal): Promise<void> {
     const checkpoint = await this.untilAvailable(signal, () => readCheckpoint(this.store, this.options.partition, this.options.partitions));
     this.checkpointed = checkpoint;
-    const candidates: Candidate[] = [];
-    const createdAfterCheckpoint = new Set<string>();
+    let replay = new Replay();
     const timer = setInterval(() => void this.checkpoint(), this.options.checkpointIntervalMs);
     try {
       while (!signal.aborted) {
@@ -75,17 +130,23 @@ export class Follower {
           });
           for await (const message of subscription) {
             if (message.kind === 'event') {
-              await this.apply(message.event, checkpoint, candidates, createdAfterCheckpoint);
+              await this.apply(message.event, checkpoint, replay);
               this.processed = message.event.position;
               continue;
             }
             if (message.position > this.processed) this.processed = message.position;
             if (message.kind === 'caughtUp' && !this.live) {
-              for (const candidate of candidates) {
-                if (!createdAfterCheckpoint.has(candidate.webhookId)) await this.create(candidate);
+              for (const candidate of replay.candidates) {
+                if (!replay.createdAfterCheckpoint.has(candidate.webhookId)) await this.create(candidate);
               }
-              candidates.length = 0;
-              createdAfterCheckpoint.clear();
+              for (const [instanceId, { webhookIds, reason }] of replay.doomed) {
+                const cancelled = await this.writer.run(instanceId, {
+                  type: 'CancelNotifications',
+                  data: { instanceId, webhookIds: [...webhookIds], reason, now: new Date().toISOString() },
+                });
+                this.metrics.cancelled.inc({}, cancelled.length);
+              }
+              replay = new Replay();
               this.live = true;
               await this.checkpoint();
               this.markReady();
@@ -114,28 +175,34 @@ export class Follower {
     }
   }
 
-  private async apply(event: RecordedEvent, checkpoint: bigint, candidates: Candidate[], createdAfterCheckpoint: Set<string>): Promise<void> {
+  private async apply(event: RecordedEvent, checkpoint: bigint, replay: Replay): Promise<void> {
     const [prefix, instanceId] = splitStream(event.streamName);
     if (!instanceId || !this.model.owns(instanceId)) return;
     if (prefix === INSTANCE_STREAM_PREFIX) {
+      const before = this.model.instance(instanceId);
       if (!this.model.applyInstanceEvent(instanceId, event)) return;
-      if (this.live && (event.type === 'WebhookCleared' || event.type === 'WebhookDisabledByReceiver')) {
-        const reason = event.type === 'WebhookCleared' ? 'delivery was switched off' : 'the receiver switched delivery off (410 Gone)';
+      const reason = switchedOffBy(before, event);
+      if (reason && this.live) {
         const cancelled = await this.writer.run(instanceId, { type: 'CancelPending', data: { instanceId, reason, now: new Date().toISOString() } });
         this.metrics.cancelled.inc({}, cancelled.length);
+      } else if (reason) {
+        replay.switchedOff(instanceId, event.position, reason, this.model);
       }
       this.options.onChange(instanceId);
     } else if (prefix === NOTIFICATIONS_STREAM_PREFIX) {
       if (!this.model.applyRecordedNotification(instanceId, event)) return;
-      if (!this.live && event.type === 'NotificationCreated' && event.position > checkpoint) {
-        createdAfterCheckpoint.add((event.data as { webhookId: string }).webhookId);
+      if (!this.live && event.type === 'NotificationCreated') {
+        const { webhookId } = event.data as { webhookId: string };
+        if (event.position > checkpoint) replay.createdAfterCheckpoint.add(webhookId);
+        replay.created(instanceId, webhookId);
       }
       this.options.onChange(instanceId);
-    } else if (prefix === INBOX_STREAM_PREFIX && isInboxEvent(event) && event.position > checkpoint) {
+    } else if (prefix === INBOX_STREAM_PREFIX && isInboxEvent(event)) {
       const candidate = this.candidateFrom(instanceId, event);
       if (!candidate) return;
-      if (this.live) await this.create(candidate);
-      else candidates.push(candidate);
+      if (this.live) return this.create(candidate);
+      replay.notifiable.set(candidate.webhookId, event.position);
+      if (event.position > checkpoint) replay.candidates.push(candidate);
     }
   }
 

@@ -11,13 +11,14 @@ export interface Instance {
   token: string;
 }
 
+type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
+
 /** Polls `probe` until it returns something truthy; fails with `what` after `timeoutMs`. */
-export async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 10_000, intervalMs = 25): Promise<T> {
+export async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 10_000, intervalMs = 25): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
   for (;;) {
-    last = await probe();
-    if (last) return last;
+    const last = await probe();
+    if (last) return last as Truthy<T>;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(intervalMs);
   }
@@ -36,7 +37,8 @@ export class Stack {
   private account!: { email: string; apikey: string };
 
   private constructor(
-    readonly api: ApiProcess,
+    public api: ApiProcess,
+    readonly apiEnv: Record<string, string>,
     readonly notifierEnv: Record<string, string>,
   ) {}
 
@@ -45,8 +47,9 @@ export class Stack {
     options: { env?: Record<string, string>; apiEnv?: Record<string, string>; notifierEnv?: Record<string, string>; notifier?: boolean } = {},
   ): Promise<Stack> {
     const common = { INTERNAL_TOKEN, SHUTDOWN_GRACE_MS: '500', ...options.env };
-    const api = await ApiProcess.start({ dataDir: tempDataDir(), env: { ...common, ...options.apiEnv } });
-    const stack = new Stack(api, { ...common, ...options.notifierEnv });
+    const apiEnv = { ...common, ...options.apiEnv };
+    const api = await ApiProcess.start({ dataDir: tempDataDir(), env: apiEnv });
+    const stack = new Stack(api, apiEnv, { ...common, ...options.notifierEnv });
     stack.account = createAccount(api.dataDir, `notifier-e2e-${process.pid}-${++emails}@example.com`);
     if (options.notifier !== false) await stack.startNotifier();
     return stack;
@@ -59,8 +62,24 @@ export class Stack {
   /** Starts a new notifier process on the same data dir (after stopping the running one). */
   async startNotifier(env: Record<string, string> = this.notifierEnv): Promise<NotifierProcess> {
     if (this.notifier?.running) await this.notifier.stop();
-    this.notifier = await NotifierProcess.start(this.dataDir, env);
-    return this.notifier;
+    // Assigned before it starts, so that a test can kill it as soon as it sends anything.
+    const notifier = new NotifierProcess(this.dataDir, env);
+    this.notifier = notifier;
+    await notifier.start();
+    return notifier;
+  }
+
+  /** Stops the API and starts a new API process on the same data dir with `env` added. */
+  async restartApi(env: Record<string, string> = {}): Promise<ApiProcess> {
+    await this.api.stop();
+    this.api = await ApiProcess.start({ dataDir: this.dataDir, env: { ...this.apiEnv, ...env } });
+    return this.api;
+  }
+
+  /** renewInstance on the account host (CONTRACT 4.2). */
+  async renew(instance: Instance): Promise<any> {
+    const { email, apikey } = this.account;
+    return expectSuccess(await get(this.api.accountUrl, '/renewInstance', { email, apikey, packageid: 'trial', instanceid: instance.instanceid }));
   }
 
   async stop(): Promise<void> {

@@ -573,3 +573,26 @@ describe('a failed notification does not hold back later ones', () => {
     expect(open['wh-2']).toEqual(expect.objectContaining({ status: 'pending', attempts: 0, nextAttemptAt: t1 }));
   });
 });
+
+describe('cancelling chosen notifications', () => {
+  it('cancels only the chosen ones that are still pending, in sequence order', () => {
+    const created = (webhookId: string, sequence: number) => ({
+      type: 'NotificationCreated' as const,
+      data: {
+        instanceId: 'i1',
+        webhookId,
+        sequence,
+        body: { instanceId: 'i1', sequence, messages: [] },
+        sourceEventId: `s-${webhookId}`,
+        createdAt: '2026-01-01T00:00:00.000Z',
+      },
+    });
+    deciderSpec(notificationsDecider)
+      .given([created('w-b', 1), created('w-a', 2), created('w-c', 3)])
+      .when({ type: 'CancelNotifications', data: { instanceId: 'i1', webhookIds: ['w-c', 'w-b', 'w-unknown'], reason: 'off', now: '2026-01-02T00:00:00.000Z' } })
+      .then([
+        { type: 'NotificationCancelled', data: { instanceId: 'i1', webhookId: 'w-b', sequence: 1, reason: 'off', at: '2026-01-02T00:00:00.000Z' } },
+        { type: 'NotificationCancelled', data: { instanceId: 'i1', webhookId: 'w-c', sequence: 3, reason: 'off', at: '2026-01-02T00:00:00.000Z' } },
+      ]);
+  });
+});

@@ -31,10 +31,17 @@ export type RecordAttempt = {
 /** Delivery was switched off or the instance expired: every pending notification is cancelled. */
 export type CancelPending = { type: 'CancelPending'; data: { instanceId: string; reason: string; now: string } };
 
+/** Cancels those of the given notifications that are still pending, and no others (delivery went off
+ * after they were created, and may be on again for newer ones). */
+export type CancelNotifications = {
+  type: 'CancelNotifications';
+  data: { instanceId: string; webhookIds: readonly string[]; reason: string; now: string };
+};
+
 /** An operator resends the dead-lettered notifications, each with a new full schedule. */
 export type ResendDeadLettered = { type: 'ResendDeadLettered'; data: { instanceId: string; now: string } };
 
-export type NotificationCommand = CreateNotification | RecordAttempt | CancelPending | ResendDeadLettered;
+export type NotificationCommand = CreateNotification | RecordAttempt | CancelPending | CancelNotifications | ResendDeadLettered;
 
 export const GONE_REASON = 'the receiver answered 410 Gone';
 
@@ -82,10 +89,12 @@ export const notificationsDecider: Decider<NotificationCommand, NotificationEven
       }
       case 'RecordAttempt':
         return decideAttempt(command, state);
-      case 'CancelPending': {
+      case 'CancelPending':
+      case 'CancelNotifications': {
         const { instanceId, reason, now } = command.data;
+        const chosen = command.type === 'CancelNotifications' ? new Set(command.data.webhookIds) : undefined;
         return Object.values(state.open)
-          .filter((n) => n.status === 'pending')
+          .filter((n) => n.status === 'pending' && (!chosen || chosen.has(n.webhookId)))
           .sort(bySequence)
           .map((n) => ({ type: 'NotificationCancelled', data: { ...ref(instanceId, n), reason, at: now } }));
       }
