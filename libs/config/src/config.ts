@@ -26,6 +26,9 @@ export interface AppConfig {
   notifierPartitions: number;
   notifierPartition: number;
   notifierCheckpointIntervalMs: number;
+  /** Requests a minute per account on the account host, per instance on the instance host, and
+   * authentication failures a minute per source address; 0 turns a limit off. */
+  rateLimits: { accountPerMinute: number; instancePerMinute: number; authFailuresPerMinute: number };
   dataDir: string;
   eventStore: EventStoreLocation;
   readModelFile: string;
@@ -140,6 +143,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     notifierPartitions: read.integer('NOTIFIER_PARTITIONS', 1, 1, 1024),
     notifierPartition: read.integer('NOTIFIER_PARTITION', 0, 0, 1023),
     notifierCheckpointIntervalMs: read.integer('NOTIFIER_CHECKPOINT_INTERVAL_MS', 1000, 10, 600_000),
+    rateLimits: {
+      accountPerMinute: read.integer('RATE_LIMIT_ACCOUNT_PER_MINUTE', 600, 0, 1_000_000),
+      instancePerMinute: read.integer('RATE_LIMIT_INSTANCE_PER_MINUTE', 600, 0, 1_000_000),
+      authFailuresPerMinute: read.integer('RATE_LIMIT_AUTH_FAILURES_PER_MINUTE', 30, 0, 1_000_000),
+    },
     dataDir,
     eventStore: readEventStore(read, env, dataDir),
     readModelFile: resolve(dataDir, read.string('READ_MODEL_FILE', 'read-models.sqlite')),

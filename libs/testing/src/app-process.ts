@@ -42,6 +42,10 @@ export class AppProcess {
       INTERNAL_PORT: '0',
       NOTIFIER_PORT: '0',
       DATA_DIR: this.dataDir,
+      // Rate limits are off unless a test turns them on: most tests send bursts from one address.
+      RATE_LIMIT_ACCOUNT_PER_MINUTE: '0',
+      RATE_LIMIT_INSTANCE_PER_MINUTE: '0',
+      RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '0',
       ...this.env,
     };
   }

@@ -7,7 +7,8 @@ import { EventStoreUnavailableError } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import { ReadModelLagError } from '@gw/projections';
 import { LOGGER } from '../shared/tokens';
-import { RequestRefused } from './contract-error';
+import { RateLimits } from '../rate-limits/rate-limits';
+import { RequestRefused, TooManyRequests } from './contract-error';
 import { failureStatus, hostOfRoutedUrl } from './failure-status';
 import { sendJson } from './send-json';
 
@@ -18,18 +19,26 @@ import { sendJson } from './send-json';
  */
 @Catch()
 export class ContractExceptionFilter implements ExceptionFilter {
-  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
+  constructor(
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly limits: RateLimits,
+  ) {}
 
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const res = http.getResponse<ServerResponse>();
     const { status, violations } = this.classify(error);
-    const onHost = hostOfRoutedUrl(http.getRequest<IncomingMessage>().url);
+    const req = http.getRequest<IncomingMessage>();
+    const onHost = hostOfRoutedUrl(req.url);
+    if (violations.some((v) => v.code === Codes.AccountAuthFailed || v.code === Codes.InstanceAuthFailed)) {
+      this.limits.authenticationFailed(req.socket.remoteAddress ?? '');
+    }
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    sendJson(res, status === 200 ? failureStatus(onHost, violations) : status, failureEnvelope(violations));
+    const headers: Record<string, string> = error instanceof TooManyRequests ? { 'retry-after': String(error.retryAfterSeconds) } : {};
+    sendJson(res, status === 200 ? failureStatus(onHost, violations) : status, failureEnvelope(violations), headers);
   }
 
   private classify(error: unknown): { status: number; violations: readonly Violation[] } {
