@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { RequestListener } from 'node:http';
 import { useContainer } from 'class-validator';
-import { ConfigError, loadConfig, type AppConfig } from '@gw/config';
+import { loadConfigOrExit, startOrExit, stopGracefullyOnSignal } from '@gw/config';
 import { openEventStore } from '@gw/event-store';
 import { createLogger } from '@gw/logging';
 import { AppModule } from './app.module';
@@ -13,18 +13,8 @@ import { ReadModelsService } from './read-models/read-models.service';
 import { NestJsonLogger } from './shared/nest-logger';
 import { WebhookUrlFormConstraint } from './webhooks/webhook-url-form.constraint';
 
-function readConfig(): AppConfig {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
-}
-
 async function main(): Promise<void> {
-  const config = readConfig();
+  const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel, { app: 'api' });
   const store = openEventStore(config.eventStore, {
     lockTimeoutMs: config.storeLockTimeoutMs,
@@ -60,22 +50,11 @@ async function main(): Promise<void> {
   );
   logger.info('ready', { ports: Object.fromEntries(listeners.map((l) => [l.host, l.port])), mode: config.mode });
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('shutting down', { signal });
+  stopGracefullyOnSignal(logger, async () => {
     await closeListeners(listeners, config.shutdownGraceMs);
     await app.close();
     await store.close();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  });
 }
 
-main().catch((error: unknown) => {
-  createLogger('error', { app: 'api' }).error('failed to start', { error });
-  process.exit(1);
-});
+startOrExit('api', main);

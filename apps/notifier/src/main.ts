@@ -2,21 +2,11 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError, loadConfig, type AppConfig } from '@gw/config';
+import { loadConfigOrExit, startOrExit, stopGracefullyOnSignal, type AppConfig } from '@gw/config';
 import { openEventStore } from '@gw/event-store';
 import { createLogger, type Logger } from '@gw/logging';
 import { NotifierModule } from './notifier.module';
 import { NotifierService } from './notifier.service';
-
-function readConfig(): AppConfig {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
-}
 
 /** /healthz (200 once caught up with the log) and /metrics (Prometheus) on NOTIFIER_PORT. */
 function serveStatus(config: AppConfig, notifier: NotifierService, logger: Logger, isReady: () => boolean) {
@@ -48,7 +38,7 @@ function serveStatus(config: AppConfig, notifier: NotifierService, logger: Logge
 }
 
 async function main(): Promise<void> {
-  const config = readConfig();
+  const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel, { app: 'notifier', partition: `${config.notifierPartition}/${config.notifierPartitions}` });
   const store = openEventStore(config.eventStore, {
     lockTimeoutMs: config.storeLockTimeoutMs,
@@ -65,24 +55,13 @@ async function main(): Promise<void> {
   ready = true;
   logger.info('ready', { ports: { notifier: (status.address() as AddressInfo).port } });
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('shutting down', { signal });
+  stopGracefullyOnSignal(logger, async () => {
     await notifier.stop(config.shutdownGraceMs);
     status.close();
     status.closeAllConnections();
     await app.close();
     await store.close();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  });
 }
 
-main().catch((error: unknown) => {
-  createLogger('error', { app: 'notifier' }).error('failed to start', { error });
-  process.exit(1);
-});
+startOrExit('notifier', main);

@@ -1,0 +1,36 @@
+import { createLogger, type Logger } from '@gw/logging';
+import { ConfigError, loadConfig, type AppConfig } from './config';
+
+/** The configuration, or exit code 1 with every bad variable named on stderr. */
+export function loadConfigOrExit(): AppConfig {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
+
+/** Runs an app's start-up; a failure is logged (as JSON, like everything else) and exits 1. */
+export function startOrExit(app: string, start: () => Promise<void>): void {
+  start().catch((error: unknown) => {
+    createLogger('error', { app }).error('failed to start', { error });
+    process.exit(1);
+  });
+}
+
+/** On SIGTERM or SIGINT, runs `stop` once (it drains work in flight) and exits 0. */
+export function stopGracefullyOnSignal(logger: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { signal });
+    await stop();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
