@@ -11,6 +11,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
   testMatch: ['**/*.spec.ts'],
+  // The reliability suite (load, chaos, fuzz) runs on its own: `npm run test:reliability`.
+  testPathIgnorePatterns: ['/node_modules/', '\\.reliability\\.spec\\.ts$'],
   moduleNameMapper,
   transform: {
     '^.+\\.ts$': [

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { ApiProcess, createAccount, expectFailure, expectSuccess, get, postJson, request, runOps } from '@gw/testing';
 
 /** Sends raw bytes and returns the raw answer, for requests that fetch() cannot make. */
@@ -24,8 +26,10 @@ function statusAndBody(answer: string): { status: number; contentType: string; b
   };
 }
 
+const internalToken = () => readFileSync(join(api.dataDir, 'internal-token'), 'utf8').trim();
+let api: ApiProcess;
+
 describe('hostile and unusual requests', () => {
-  let api: ApiProcess;
   let owner: { email: string; apikey: string };
   let instance: { instanceid: string; token: string };
 
@@ -58,6 +62,30 @@ describe('hostile and unusual requests', () => {
   ])('answers %s with a JSON envelope, not an empty reply', async (_name, bytes, status, code) => {
     const answer = statusAndBody(await raw(api.apiUrl, bytes));
     expect(answer).toEqual({ status, contentType: 'application/json; charset=utf-8', body: expect.objectContaining({ success: false, msg: [code] }) });
+  });
+
+  it('says which methods a path takes even when Node does not know the method', async () => {
+    const answer = await raw(api.apiUrl, 'FOO /webhook HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1.1 405 /);
+    expect(answer).toMatch(/\r\nallow: GET, POST\r\n/i);
+  });
+
+  it('refuses a malformed percent-escape in the ingest path with 400 0002, not a 5xx', async () => {
+    const answer = await request(`${api.internalUrl}/instances/%zz/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${internalToken()}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'a', chatId: 'b', time: 1 }),
+    });
+    expectFailure(answer, ['0002'], 400);
+  });
+
+  it('never echoes or logs a secret a client put in the path', async () => {
+    const answer = await request(`${api.apiUrl}/webhook/${instance.token}`);
+    expectFailure(answer, ['0013'], 404);
+    expect(answer.text).not.toContain(instance.token);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(api.output).not.toContain(instance.token);
+    expect(api.output).toContain('/webhook/[REDACTED]');
   });
 
   it('refuses a body over 64 KiB on the account host too, and keeps answering', async () => {

@@ -263,3 +263,10 @@ describe('redactUrl', () => {
     expect(redactUrl('/q?%E0%A4%A=1&token=T')).toBe(`/q?%E0%A4%A=1&token=${REDACTED}`);
   });
 });
+
+describe('redactUrl with secrets in the path', () => {
+  it('redacts anything shaped like one of the service secrets, wherever it stands', () => {
+    expect(redactUrl('/webhook/gwt_abc-DEF_123')).toBe('/webhook/[REDACTED]');
+    expect(redactUrl('/x?note=whsec_QUJD%2B%3D&email=a%40b.c')).toBe('/x?note=[REDACTED]&email=a%40b.c');
+  });
+});

@@ -2,8 +2,16 @@
 const SECRET_KEY = /token|apikey|api_key|secret|password|authorization|signature/i;
 export const REDACTED = '[REDACTED]';
 
-/** Replaces the values of secret query parameters in a request path. */
+/** This service's secrets carry a recognisable prefix (API keys, instance tokens, signing secrets). */
+const PREFIXED_SECRET = /\b(gwk|gwt|whsec)_[A-Za-z0-9_\-+/=%]+/g;
+
+/** Replaces the values of secret query parameters in a request path, and anything shaped like one
+ * of this service's secrets anywhere in it (a client may put one in the path by mistake). */
 export function redactUrl(url: string): string {
+  return redactQuery(url.replace(PREFIXED_SECRET, REDACTED));
+}
+
+function redactQuery(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
   const redacted = url

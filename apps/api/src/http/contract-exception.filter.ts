@@ -60,6 +60,10 @@ export class ContractExceptionFilter implements ExceptionFilter {
     if (error instanceof HttpException && error.getStatus() === 404) {
       return { status: 404, violations: [{ code: Codes.UnknownOperation, message: 'unknown operation' }] };
     }
+    if (error instanceof HttpException && error.getStatus() < 500) {
+      // The framework refused the request itself (say, a path it cannot decode): the request's fault.
+      return { status: 200, violations: [{ code: Codes.MalformedParameter, message: 'the request is malformed' }] };
+    }
     this.logger.error('unexpected error while handling a request', { error });
     return {
       status: 500,

@@ -67,7 +67,8 @@ async function handle(
   const route = routeRequest(host, method, path);
   if (route.kind === 'not-found') {
     req.resume();
-    sendJson(res, 404, failureEnvelope([{ code: Codes.UnknownOperation, message: `unknown operation ${path}` }]));
+    // The path is not echoed: a client may have put a secret in it by mistake.
+    sendJson(res, 404, failureEnvelope([{ code: Codes.UnknownOperation, message: 'unknown operation' }]));
     return;
   }
   if (route.kind === 'method-not-allowed') {
@@ -75,6 +76,13 @@ async function handle(
     sendJson(res, 405, failureEnvelope([{ code: Codes.UnknownOperation, message: `${path} does not take ${method}` }]), {
       allow: route.allow,
     });
+    return;
+  }
+  if (!decodable(path)) {
+    // A path parameter (the ingest host's instance id) with a malformed percent-escape.
+    req.resume();
+    const malformed = [{ code: Codes.MalformedParameter, field: 'path', message: 'the path has a malformed percent-escape' }];
+    sendJson(res, host === 'internal' ? 400 : 200, failureEnvelope(malformed));
     return;
   }
   if (path === '/healthz') {
@@ -113,7 +121,7 @@ async function handle(
  * Requests that Node's HTTP parser refuses before any handler runs (bad framing, oversized headers,
  * a timeout, CONNECT) still get the contract's JSON envelope, never an empty answer.
  */
-function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+function answerClientError(host: HostName, error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -128,10 +136,23 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
           ? [405, 'Method Not Allowed', { code: Codes.UnknownOperation, message: 'unknown method' }]
           : [400, 'Bad Request', { code: Codes.UnreadableBody, message: 'the request cannot be read as HTTP' }];
   const body = JSON.stringify(failureEnvelope([violation as { code: typeof Codes.UnreadableBody; message: string }]));
+  // An unknown method on a known path still says which methods the path takes.
+  const path = /^\S+ (\S+)/.exec(error.rawPacket?.toString('latin1') ?? '')?.[1]?.split('?')[0] ?? '';
+  const route = status === 405 ? routeRequest(host, 'UNKNOWN', path) : undefined;
+  const allow = route?.kind === 'method-not-allowed' ? `allow: ${route.allow}\r\n` : '';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-      `cache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
+      `cache-control: no-store\r\n${allow}connection: close\r\n\r\n${body}`,
   );
+}
+
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Starts one server per host and resolves once all of them listen. */
@@ -147,8 +168,10 @@ export async function listen(
         new Promise<Listener>((resolve, reject) => {
           const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, createHostHandler(host, app, logger, options));
           server.keepAliveTimeout = 5_000;
-          server.on('clientError', answerClientError);
-          server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerClientError(Object.assign(new Error('CONNECT'), { code: 'HPE_CONNECT' }), socket));
+          server.on('clientError', (error: Error, socket: Duplex) => answerClientError(host, error, socket));
+          server.on('connect', (req: IncomingMessage, socket: Duplex) =>
+            answerClientError(host, Object.assign(new Error('CONNECT'), { code: 'HPE_CONNECT', rawPacket: Buffer.from(`CONNECT ${req.url}`) }), socket),
+          );
           server.once('error', reject);
           server.listen(port, bindAddress, () => {
             const bound = (server.address() as AddressInfo).port;

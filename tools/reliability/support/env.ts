@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { ROOT } from '@gw/testing';
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Polls `probe` until it returns something truthy; fails naming `what` after `timeoutMs`. */
+export async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 10_000, intervalMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const last = await probe();
+    if (last) return last;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(intervalMs);
+  }
+}
+
+/** The RATE_LIMIT_* variables of libs/config/src/config.ts with their defaults and maxima, so that
+ * these tests follow whatever limits the API has (none: an empty list). */
+function rateLimitVariables(): Array<{ name: string; fallback: string; max: string }> {
+  const source = readFileSync(join(ROOT, 'libs/config/src/config.ts'), 'utf8');
+  const integer = /read\.integer\(\s*'(RATE_LIMIT_[A-Z0-9_]+)'\s*,\s*([\d_]+)\s*,\s*[\d_]+\s*,\s*([\d_]+)\s*\)/g;
+  return [...source.matchAll(integer)].map((m) => ({ name: m[1], fallback: m[2].replace(/_/g, ''), max: m[3].replace(/_/g, '') }));
+}
+
+/** Environment that lifts the API's rate limits as far as its configuration allows, for the tests
+ * that drive it hard from one address. */
+export function generousRateLimits(): Record<string, string> {
+  return Object.fromEntries(rateLimitVariables().map((v) => [v.name, v.max]));
+}
+
+/** Environment with the API's rate limits at their production defaults (the test harness turns
+ * them off unless told otherwise). */
+export function defaultRateLimits(): Record<string, string> {
+  return Object.fromEntries(rateLimitVariables().map((v) => [v.name, v.fallback]));
+}
+
+/** `count` TCP ports that are free on 127.0.0.1 now, so that a process restarted on them keeps its address. */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
+          const server = createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((s) => (s.address() as { port: number }).port);
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  return ports;
+}
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same run. */
+export function seededRandom(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (below: number) => Math.floor(next() * below),
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)],
+    /** Picks a key by weight. */
+    weighted: <K extends string>(weights: Record<K, number>): K => {
+      const entries = Object.entries(weights) as Array<[K, number]>;
+      let roll = next() * entries.reduce((sum, [, w]) => sum + w, 0);
+      for (const [key, weight] of entries) {
+        roll -= weight;
+        if (roll < 0) return key;
+      }
+      return entries[entries.length - 1][0];
+    },
+  };
+}
+
+/** The seed a reliability spec runs with: RELIABILITY_SEED if set, else `fallback`; logged. */
+export function seedFor(spec: string, fallback: number): number {
+  const raw = process.env['RELIABILITY_SEED'];
+  const seed = raw && /^\d+$/.test(raw) ? Number(raw) : fallback;
+  process.stdout.write(`[${spec}] seed ${seed} (set RELIABILITY_SEED to change)\n`);
+  return seed;
+}
