@@ -1,0 +1,38 @@
+// Records incoming messages as the gateway would (MessageReceived in inbox-{id}, with the same
+// idempotent event ids as recordMessage), straight into the shared embedded store file, several per
+// append, so that recording is fast and the notifier is what is measured.
+import { nameBasedId } from '@gw/application';
+import { inboxIdentity, inboxStreamName, type MessageReceived } from '@gw/domain-inbox';
+import { SqliteEventStore } from '@gw/event-store';
+import { childArgs, emit, required } from '../support/child';
+import { epochMs } from '../support/receiver';
+import { benchMessage } from '../support/traffic';
+
+const args = childArgs();
+const instances = required(args, 'instances').split(',');
+const perInstance = Number(required(args, 'per-instance'));
+const batch = Number(args.get('batch') ?? '50');
+const runId = required(args, 'run-id');
+
+async function main(): Promise<void> {
+  const store = new SqliteEventStore({ file: required(args, 'file') });
+  const startedAt = epochMs();
+  let events = 0;
+  for (let first = 1; first <= perInstance; first += batch) {
+    for (const [index, instanceId] of instances.entries()) {
+      const receivedAt = new Date().toISOString();
+      const batchEvents = [];
+      for (let n = first; n < first + batch && n <= perInstance; n++) {
+        const event: MessageReceived = { type: 'MessageReceived', data: { instanceId, message: benchMessage(runId, index, n), receivedAt } };
+        batchEvents.push({ id: nameBasedId(inboxIdentity(event)), type: event.type, data: event.data });
+      }
+      await store.append(inboxStreamName(instanceId), batchEvents, 'any');
+      events += batchEvents.length;
+    }
+  }
+  const endedAt = epochMs();
+  await store.close();
+  emit({ startedAt, endedAt, events });
+}
+
+void main();

@@ -1,0 +1,104 @@
+import { join } from 'node:path';
+import { removeDir, tempDir } from '../support/apps';
+import { runChild } from '../support/child';
+import type { BenchContext } from '../support/context';
+import { figure, type ScenarioResult } from '../support/figures';
+import { ApiFixture, isSuccess, type Instance } from '../support/api-fixture';
+import { load, type LoadOptions, type LoadResult } from '../support/load';
+
+/** Instances that scenario b spreads its calls over: more than connections, so that two calls
+ * to the same instance are (almost) never in flight at once and every call changes the URL. */
+const WEBHOOK_INSTANCES = 256;
+const URLS = ['https://8.8.8.8/a', 'https://8.8.8.8/b'];
+
+interface AppendLoop {
+  appends: number;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+async function appendLoop(ctx: BenchContext, mode: 'webhook' | 'create'): Promise<AppendLoop> {
+  const dir = tempDir(`append-${mode}`);
+  try {
+    const seconds = String(ctx.sizes.httpSeconds + ctx.sizes.warmUpSeconds);
+    return await runChild<AppendLoop>('append-loop', ['--file', join(dir, 'events.sqlite'), '--seconds', seconds, '--mode', mode, '--streams', String(WEBHOOK_INSTANCES)]);
+  } finally {
+    removeDir(dir);
+  }
+}
+
+/** Runs the load on a fresh API and counts the events of `eventType` that the measured run recorded. */
+async function measureWrites(
+  ctx: BenchContext,
+  label: string,
+  eventType: string,
+  prepare: (fixture: ApiFixture) => Promise<Omit<LoadOptions, 'seconds' | 'connections'>>,
+): Promise<{ result: LoadResult; recorded: number }> {
+  const fixture = await ApiFixture.start(ctx, label);
+  try {
+    const options = await prepare(fixture);
+    ctx.log(`${label}: API ${options.method} ${options.path.split('?')[0]}, ${ctx.sizes.connections} connections, ${ctx.sizes.httpSeconds} s`);
+    const sized = (seconds: number) => ({ ...options, connections: ctx.sizes.connections, seconds });
+    await load(sized(ctx.sizes.warmUpSeconds));
+    const before = fixture.countEvents(eventType);
+    const result = await load(sized(ctx.sizes.httpSeconds));
+    return { result, recorded: fixture.countEvents(eventType) - before };
+  } finally {
+    await fixture.stop();
+  }
+}
+
+/** b. webhook (POST JSON), every call switching an instance between two URLs so that each records a
+ * WebhookSet, against the store's own append loop (one WebhookSet per append, same durability). */
+export async function scenarioB(ctx: BenchContext): Promise<ScenarioResult> {
+  const started = performance.now();
+  const { result: api, recorded } = await measureWrites(ctx, 'b', 'WebhookSet', async (fixture) => {
+    const instances: Instance[] = await fixture.instances(WEBHOOK_INSTANCES);
+    for (const instance of instances) await fixture.webhook(instance, URLS[0]);
+    const current = instances.map(() => 0);
+    let n = 0;
+    return {
+      origin: fixture.api.url('instance'),
+      path: '/webhook',
+      method: 'POST',
+      next: () => {
+        const i = n++ % instances.length;
+        current[i] ^= 1;
+        return { body: JSON.stringify({ ...instances[i], webhookUrl: URLS[current[i]] }) };
+      },
+      check: isSuccess,
+    };
+  });
+  ctx.log('b: baseline, SqliteEventStore append loop');
+  const baseline = await appendLoop(ctx, 'webhook');
+  return writeResult('b', 'webhook set, alternating two URLs (one WebhookSet per call)', api, recorded, baseline, started);
+}
+
+/** c. newInstance (GET, account host), against the store's append loop creating new streams. */
+export async function scenarioC(ctx: BenchContext): Promise<ScenarioResult> {
+  const started = performance.now();
+  const { result: api, recorded } = await measureWrites(ctx, 'c', 'InstanceCreated', async (fixture) => {
+    const query = new URLSearchParams({ email: fixture.account.email, token: fixture.account.apikey, packageid: 'monthly' });
+    return { origin: fixture.api.url('account'), path: `/newInstance?${query}`, method: 'GET', next: () => ({}), check: isSuccess };
+  });
+  ctx.log('c: baseline, SqliteEventStore append loop (new streams)');
+  const baseline = await appendLoop(ctx, 'create');
+  return writeResult('c', 'newInstance (GET, account host)', api, recorded, baseline, started);
+}
+
+function writeResult(id: string, title: string, api: LoadResult, recorded: number, baseline: AppendLoop, started: number): ScenarioResult {
+  return {
+    id,
+    title,
+    baseline: 'SqliteEventStore append loop, 1 event/append, one process',
+    figures: [
+      figure(`${id}.rps`, 'requests/s', '', api.rps, baseline.perSecond),
+      figure(`${id}.p50`, 'p50 latency', 'ms', api.p50, baseline.p50),
+      figure(`${id}.p99`, 'p99 latency', 'ms', api.p99, baseline.p99),
+    ],
+    raw: { api, baseline, eventsRecordedInMeasuredRun: recorded, failures: api.failures },
+    seconds: (performance.now() - started) / 1000,
+  };
+}

@@ -1,0 +1,147 @@
+import { Pool } from 'undici';
+import { NodeChild } from '../support/child';
+import type { BenchContext } from '../support/context';
+import { figure, MiB, percentile, type ScenarioResult } from '../support/figures';
+import { NotifierStack } from '../support/notifier-stack';
+import { openLoop } from '../support/open-loop';
+import { ArrivalCounter, epochMs } from '../support/receiver';
+import { benchMessage, notificationBody, webhookHeaders } from '../support/traffic';
+
+interface Throughput {
+  count: number;
+  seconds: number;
+  perSecond: number;
+  duplicates: number;
+  failures: number;
+  recordingSeconds?: number;
+}
+
+/** Offers messages at `rate` for `seconds` through `send(instanceIndex, n, sentAt)`; each arrival
+ * at the receiver carries the message id, so latency is receiver arrival minus send time. */
+async function latencyRun(stack: NotifierStack, rate: number, seconds: number, runId: string, send: (index: number, n: number) => Promise<number>) {
+  const sentAt = new Map<string, number>();
+  const answeredAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const answering: number[] = [];
+  const afterAnswer: number[] = [];
+  stack.receiver.onRequest = (_headers, body, arrivedAt) => {
+    const id = (JSON.parse(body) as { messages: Array<{ id: string }> }).messages[0].id;
+    const at = sentAt.get(id);
+    if (at === undefined || !sentAt.delete(id)) return;
+    latencies.push(arrivedAt - at);
+    // Sent on after the recording was answered (it always is, for the notifier: 202 means recorded).
+    const answered = answeredAt.get(id);
+    if (answered !== undefined) afterAnswer.push(arrivedAt - answered);
+  };
+  const instances = stack.instances.length;
+  const offered = await openLoop(rate, seconds, async (k) => {
+    const index = k % instances;
+    const n = Math.floor(k / instances) + 1;
+    const id = benchMessage(runId, index, n).id;
+    const sent = epochMs();
+    sentAt.set(id, sent);
+    const status = await send(index, n);
+    const answered = epochMs();
+    answering.push(answered - sent);
+    if (sentAt.has(id)) answeredAt.set(id, answered);
+    if (status !== 200 && status !== 202) throw new Error(`answered ${status}`);
+  });
+  const deadline = Date.now() + 30_000;
+  while (sentAt.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  const { sent, failures } = offered;
+  const p = (samples: number[]) => ({ p50: percentile(samples, 50), p99: percentile(samples, 99), max: percentile(samples, 100) });
+  return { offeredPerSecond: sent / offered.seconds, sent, failures, lost: sentAt.size, ...p(latencies), answer: p(answering), afterAnswer: p(afterAnswer) };
+}
+
+async function latencyPhase(ctx: BenchContext, stack: NotifierStack) {
+  const { latencyRate: rate, latencySeconds: seconds } = ctx.sizes;
+  const ingest = new Pool(stack.fixture.api.url('internal'), { connections: 32 });
+  const direct = new Pool(stack.receiver.url(''), { connections: 32 });
+  try {
+    ctx.log(`d: latency, ${rate}/s for ${seconds} s through the ingest host`);
+    const notifier = await latencyRun(stack, rate, seconds, 'lat', async (index, n) => {
+      const answer = await ingest.request({
+        path: `/instances/${stack.instances[index].instanceid}/messages`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.fixture.secrets.internalToken}` },
+        body: JSON.stringify(benchMessage('lat', index, n)),
+      });
+      await answer.body.dump();
+      return answer.statusCode;
+    });
+    ctx.log(`d: latency baseline, ${rate}/s straight to the receiver`);
+    const baseline = await latencyRun(stack, rate, seconds, 'latbase', async (index, n) => {
+      const body = notificationBody(stack.instances[index].instanceid, n, benchMessage('latbase', index, n));
+      const answer = await direct.request({ path: `/hook/${index}`, method: 'POST', headers: webhookHeaders(`msg_latbase_${index}_${n}`), body });
+      await answer.body.dump();
+      return answer.statusCode;
+    });
+    return { notifier, baseline };
+  } finally {
+    await ingest.close();
+    await direct.close();
+  }
+}
+
+/** Counts arrivals by webhook id until `total` distinct ones came; the rate is from `startedAt()`. */
+async function countArrivals(stack: NotifierStack, total: number, run: () => Promise<{ startedAt: number; failures?: number; endedAt?: number }>): Promise<Throughput> {
+  const counter = new ArrivalCounter();
+  stack.receiver.onRequest = (headers, _body, arrivedAt) => counter.record(String(headers['webhook-id']), arrivedAt);
+  const done = counter.until(total, Math.max(120_000, total * 10));
+  const started = await run();
+  await done;
+  const seconds = (counter.lastArrival - started.startedAt) / 1000;
+  const recordingSeconds = started.endedAt === undefined ? undefined : (started.endedAt - started.startedAt) / 1000;
+  return { count: counter.count, seconds, perSecond: counter.count / seconds, duplicates: counter.duplicates, failures: started.failures ?? 0, ...(recordingSeconds === undefined ? {} : { recordingSeconds }) };
+}
+
+async function throughputPhase(ctx: BenchContext, stack: NotifierStack) {
+  const { notificationsPerInstance: perInstance, notifierConcurrency } = ctx.sizes;
+  const total = perInstance * stack.instances.length;
+  const ids = stack.instances.map((i) => i.instanceid).join(',');
+  ctx.log(`d: throughput baseline, undici POSTs ${total} bodies at concurrency ${notifierConcurrency}`);
+  const baseline = await countArrivals(stack, total, async () => {
+    const sender = NodeChild.start('undici-sender', ['--origin', stack.receiver.url(''), '--instances', ids, '--per-instance', String(perInstance), '--concurrency', String(notifierConcurrency), '--run-id', 'base']);
+    const result = await sender.nextLine<{ startedAt: number; failures: number }>();
+    await sender.exited;
+    return { startedAt: result.startedAt, failures: result.failures };
+  });
+  ctx.log(`d: throughput, ${total} notifications over ${stack.instances.length} instances (API stopped)`);
+  await stack.fixture.api.stop();
+  const notifier = await countArrivals(stack, total, async () => {
+    const recorder = NodeChild.start('record-messages', ['--file', stack.fixture.storeFile, '--instances', ids, '--per-instance', String(perInstance), '--run-id', 'tput']);
+    const result = await recorder.nextLine<{ startedAt: number; endedAt: number }>();
+    await recorder.exited;
+    return result;
+  });
+  return { notifier, baseline, notifierMemory: stack.notifier.memory() };
+}
+
+/**
+ * d. The notifier: deliveries/s from the first record to the last receipt, against undici POSTing the
+ * same bodies at the same concurrency; and recorded-to-received latency at a steady offered rate.
+ */
+export async function scenarioD(ctx: BenchContext): Promise<ScenarioResult> {
+  const started = performance.now();
+  const stack = await NotifierStack.start(ctx);
+  try {
+    const latency = await latencyPhase(ctx, stack);
+    const throughput = await throughputPhase(ctx, stack);
+    return {
+      id: 'd',
+      title: `notifier: ${throughput.notifier.count} notifications, latency at ${ctx.sizes.latencyRate}/s`,
+      baseline: 'undici POSTs of the same bodies, same concurrency; latency: direct POSTs at the same rate',
+      figures: [
+        figure('d.rps', 'deliveries/s', '', throughput.notifier.perSecond, throughput.baseline.perSecond, { on: 'ratio', op: '>=', target: 0.7 }),
+        figure('d.p50', `p50 recorded→received @${ctx.sizes.latencyRate}/s`, 'ms', latency.notifier.p50, latency.baseline.p50),
+        figure('d.p99', `p99 recorded→received @${ctx.sizes.latencyRate}/s`, 'ms', latency.notifier.p99, latency.baseline.p99, { on: 'value', op: '<', target: 50 }),
+        figure('d.afterAnswerP99', 'p99 of that after the ingest 202', 'ms', latency.notifier.afterAnswer.p99),
+        figure('d.rss', 'notifier RSS after the run', 'MiB', throughput.notifierMemory.rss / MiB),
+      ],
+      raw: { throughput, latency },
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    await stack.stop();
+  }
+}

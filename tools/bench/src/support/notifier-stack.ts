@@ -1,0 +1,47 @@
+import { AppChild } from './apps';
+import { ApiFixture, type Instance } from './api-fixture';
+import type { BenchContext } from './context';
+import { BenchReceiver } from './receiver';
+
+/** Lifts the checks that keep webhooks off loopback and plain http (development and tests only). */
+const LOCAL_TARGETS = { ALLOW_HTTP_WEBHOOKS: 'true', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' };
+
+/** Scenario d's stack: an API and a notifier on one data dir, a receiver in this process, and
+ * instances whose webhooks point at the receiver (`/hook/<index>`). */
+export class NotifierStack {
+  private constructor(
+    readonly fixture: ApiFixture,
+    readonly notifier: AppChild,
+    readonly receiver: BenchReceiver,
+    readonly instances: Instance[],
+  ) {}
+
+  static async start(ctx: BenchContext): Promise<NotifierStack> {
+    const fixture = await ApiFixture.start(ctx, 'd', LOCAL_TARGETS);
+    const receiver = await BenchReceiver.start();
+    try {
+      const instances = await fixture.instances(ctx.sizes.notifierInstances);
+      for (const [index, instance] of instances.entries()) await fixture.webhook(instance, receiver.url(`/hook/${index}`));
+      const notifier = await AppChild.start('notifier', {
+        dataDir: fixture.dataDir,
+        secrets: fixture.secrets,
+        env: { ...LOCAL_TARGETS, NOTIFIER_CONCURRENCY: String(ctx.sizes.notifierConcurrency) },
+        profileLabel: ctx.profile ? 'd-notifier' : undefined,
+      });
+      return new NotifierStack(fixture, notifier, receiver, instances);
+    } catch (error) {
+      await receiver.stop();
+      await fixture.stop();
+      throw error;
+    }
+  }
+
+  async stop(): Promise<void> {
+    try {
+      await this.notifier.stop();
+    } finally {
+      await this.receiver.stop();
+      await this.fixture.stop();
+    }
+  }
+}
