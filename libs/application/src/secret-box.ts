@@ -18,8 +18,21 @@ export class SecretBox {
     return `${VERSION}.${sealed.toString('base64url')}`;
   }
 
+  /** Secrets opened before, by sealed form: the instance host shows a secret on every status read
+   * and the notifier signs every delivery with one, so each is decrypted once per process. */
+  private readonly opened = new Map<string, string>();
+
   /** Throws when the value was not sealed with this key or was altered. */
   open(sealed: string): string {
+    const known = this.opened.get(sealed);
+    if (known !== undefined) return known;
+    const plaintext = this.decrypt(sealed);
+    if (this.opened.size >= 100_000) this.opened.delete(this.opened.keys().next().value as string);
+    this.opened.set(sealed, plaintext);
+    return plaintext;
+  }
+
+  private decrypt(sealed: string): string {
     const [version, payload] = sealed.split('.');
     if (version !== VERSION || !payload) throw new Error('not a sealed secret');
     const bytes = Buffer.from(payload, 'base64url');

@@ -97,7 +97,8 @@ export class ProjectionRunner {
 
   private async run(): Promise<void> {
     const { signal } = this.controller;
-    const batchSize = this.options.batchSize ?? 500;
+    // Large batches while catching up: one transaction (and one prune of delivery logs) per batch.
+    const batchSize = this.options.batchSize ?? 5000;
     while (!signal.aborted) {
       try {
         this.advance(this.target.checkpoint());
