@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { SecretBox } from '@gw/application';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { AppConfig } from '@gw/config';
 import type { EventStore } from '@gw/event-store';
@@ -14,7 +14,6 @@ import { ListInstancesHandler } from './instances/list-instances/list-instances.
 import { RenewInstanceHandler } from './instances/renew-instance/renew-instance.handler';
 import { IngestController } from './ingest/ingest.controller';
 import { RecordInboundHandler } from './ingest/record-inbound.handler';
-import { RateLimitInterceptor } from './rate-limits/rate-limit.interceptor';
 import { RateLimits } from './rate-limits/rate-limits';
 import { ReadModelsService } from './read-models/read-models.service';
 import { GetWebhookLogsHandler } from './webhooks/get-webhook-logs/get-webhook-logs.handler';
@@ -45,7 +44,6 @@ export class AppModule {
         { provide: LOGGER, useValue: deps.logger },
         { provide: SecretBox, useValue: new SecretBox(deps.config.secretsKey) },
         { provide: APP_FILTER, useClass: ContractExceptionFilter },
-        { provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor },
         RateLimits,
         Clock,
         CommandRunner,

@@ -9,6 +9,7 @@ import { AppModule } from './app.module';
 import { ensureDemoAccount } from './demo-account';
 import { bearerAuthorizer } from './http/bearer-authorizer';
 import { closeListeners, listen } from './http/http-listeners';
+import { RateLimits } from './rate-limits/rate-limits';
 import { ReadModelsService } from './read-models/read-models.service';
 import { NestJsonLogger } from './shared/nest-logger';
 import { WebhookUrlFormConstraint } from './webhooks/webhook-url-form.constraint';
@@ -38,10 +39,11 @@ async function main(): Promise<void> {
   express.set('etag', false);
   express.disable('x-powered-by');
   const handler: RequestListener = express;
+  const limits = app.get(RateLimits);
   const listeners = await listen(
     [
-      { host: 'account', port: config.accountPort },
-      { host: 'instance', port: config.apiPort },
+      { host: 'account', port: config.accountPort, options: { admit: (params, source) => limits.admit('account', params, source) } },
+      { host: 'instance', port: config.apiPort, options: { admit: (params, source) => limits.admit('instance', params, source) } },
       { host: 'internal', port: config.internalPort, options: { authorize: bearerAuthorizer(config.internalToken) } },
     ],
     config.host,

@@ -8,10 +8,3 @@ export class RequestRefused extends Error {
   }
 }
 
-/** A client went over a rate limit (code 0010); it may retry after `retryAfterSeconds`. */
-export class TooManyRequests extends RequestRefused {
-  constructor(readonly retryAfterSeconds: number) {
-    super([{ code: '0010', message: `too many requests; retry after ${retryAfterSeconds} s` }]);
-    this.name = 'TooManyRequests';
-  }
-}

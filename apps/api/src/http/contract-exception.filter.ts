@@ -8,7 +8,7 @@ import type { Logger } from '@gw/logging';
 import { ReadModelLagError } from '@gw/projections';
 import { LOGGER } from '../shared/tokens';
 import { RateLimits } from '../rate-limits/rate-limits';
-import { RequestRefused, TooManyRequests } from './contract-error';
+import { RequestRefused } from './contract-error';
 import { failureStatus, hostOfRoutedUrl } from './failure-status';
 import { sendJson } from './send-json';
 
@@ -37,8 +37,7 @@ export class ContractExceptionFilter implements ExceptionFilter {
       res.destroy();
       return;
     }
-    const headers: Record<string, string> = error instanceof TooManyRequests ? { 'retry-after': String(error.retryAfterSeconds) } : {};
-    sendJson(res, status === 200 ? failureStatus(onHost, violations) : status, failureEnvelope(violations), headers);
+    sendJson(res, status === 200 ? failureStatus(onHost, violations) : status, failureEnvelope(violations));
   }
 
   private classify(error: unknown): { status: number; violations: readonly Violation[] } {

@@ -4,14 +4,16 @@ import type { Duplex } from 'node:stream';
 import { Codes, failureEnvelope } from '@gw/contract';
 import { redactUrl, type Logger } from '@gw/logging';
 import type { ContractRequest } from './contract-params';
-import { parseBody, parseQuery, readBody, UnreadableBody } from './request-params';
+import { parseBody, parseQuery, readBody, UnreadableBody, type RequestParams } from './request-params';
 import { failureStatus } from './failure-status';
 import { routeRequest, type HostName } from './routes';
 import { sendJson } from './send-json';
 
-/** How a host admits requests before their body is read (the ingest host's bearer token). */
+/** How a host admits requests: before their body is read (the ingest host's bearer token), and once
+ * their parameters are read (rate limits: the seconds to wait, 0 to go on). */
 export interface HostOptions {
   authorize?: (req: IncomingMessage) => boolean;
+  admit?: (params: RequestParams, source: string) => number;
 }
 
 export interface Listener {
@@ -111,7 +113,16 @@ async function handle(
   }
   // The ingest host takes its parameters from the JSON body and the path only.
   const query = host === 'internal' ? new Map<string, unknown[]>() : parseQuery(search);
-  (req as IncomingMessage & ContractRequest).contractParams = { query, body };
+  const params = { query, body };
+  // Rate limits come before any parameter check or store access, and outside the framework: this
+  // is the hot path of every request.
+  const wait = options.admit?.(params, req.socket.remoteAddress ?? '') ?? 0;
+  if (wait > 0) {
+    const throttled = [{ code: Codes.TooManyRequests, message: `too many requests; retry after ${wait} s` }];
+    sendJson(res, failureStatus(host, throttled), failureEnvelope(throttled), { 'retry-after': String(wait) });
+    return;
+  }
+  (req as IncomingMessage & ContractRequest).contractParams = params;
   req.url = `/${host}${path}`;
   res.setHeader('cache-control', 'no-store');
   app(req, res);

@@ -23,9 +23,9 @@ export class RateLimits {
     this.authFailures = new TokenBuckets(config.rateLimits.authFailuresPerMinute);
   }
 
-  /** Seconds the request must wait (0: it may go on). Spends from the caller's bucket. */
-  admit(host: HostName, params: RequestParams, source: string): number {
-    if (host === 'internal') return 0;
+  /** Seconds the request must wait (0: it may go on). Spends from the caller's bucket. The ingest
+   * host is not limited. */
+  admit(host: Exclude<HostName, 'internal'>, params: RequestParams, source: string): number {
     const blocked = this.authFailures.wait(source);
     if (blocked > 0) return blocked;
     if (host === 'account') {
