@@ -14,6 +14,8 @@ import { ListInstancesHandler } from './instances/list-instances/list-instances.
 import { RenewInstanceHandler } from './instances/renew-instance/renew-instance.handler';
 import { IngestController } from './ingest/ingest.controller';
 import { RecordInboundHandler } from './ingest/record-inbound.handler';
+import { ApiMetrics } from './metrics/api-metrics';
+import { MetricsController } from './metrics/metrics.controller';
 import { RateLimits } from './rate-limits/rate-limits';
 import { ReadModelsService } from './read-models/read-models.service';
 import { GetWebhookLogsHandler } from './webhooks/get-webhook-logs/get-webhook-logs.handler';
@@ -22,6 +24,7 @@ import { CommandRunner } from './shared/command-runner';
 import { APP_CONFIG, EVENT_STORE, LOGGER } from './shared/tokens';
 import { ChangeWebhookHandler } from './webhooks/change-webhook/change-webhook.handler';
 import { GetWebhookStatusHandler } from './webhooks/get-webhook-status/get-webhook-status.handler';
+import { InstanceAuthenticator } from './webhooks/instance-authenticator';
 import { WebhookTargetPolicy } from './webhooks/webhook-target-policy';
 import { WebhookUrlFormConstraint } from './webhooks/webhook-url-form.constraint';
 import { WebhooksController } from './webhooks/webhooks.controller';
@@ -37,7 +40,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot()],
-      controllers: [InstancesController, WebhooksController, IngestController],
+      controllers: [InstancesController, WebhooksController, IngestController, MetricsController],
       providers: [
         { provide: APP_CONFIG, useValue: deps.config },
         { provide: EVENT_STORE, useValue: deps.store },
@@ -45,10 +48,12 @@ export class AppModule {
         { provide: SecretBox, useValue: new SecretBox(deps.config.secretsKey) },
         { provide: APP_FILTER, useClass: ContractExceptionFilter },
         RateLimits,
+        ApiMetrics,
         Clock,
         CommandRunner,
         ReadModelsService,
         AccountAuthenticator,
+        InstanceAuthenticator,
         WebhookTargetPolicy,
         WebhookUrlFormConstraint,
         ContractValidationPipe,

@@ -8,7 +8,8 @@ import { createLogger } from '@gw/logging';
 import { AppModule } from './app.module';
 import { ensureDemoAccount } from './demo-account';
 import { bearerAuthorizer } from './http/bearer-authorizer';
-import { closeListeners, listen } from './http/http-listeners';
+import { closeListeners } from '@gw/http-listener';
+import { listenOnHosts } from './http/http-listeners';
 import { RateLimits } from './rate-limits/rate-limits';
 import { ReadModelsService } from './read-models/read-models.service';
 import { NestJsonLogger } from './shared/nest-logger';
@@ -40,17 +41,18 @@ async function main(): Promise<void> {
   express.disable('x-powered-by');
   const handler: RequestListener = express;
   const limits = app.get(RateLimits);
-  const listeners = await listen(
+  const bySource = { sourceWait: (source: string) => limits.sourceWait(source), failed: (source: string) => limits.failed(source) };
+  const listeners = await listenOnHosts(
     [
-      { host: 'account', port: config.accountPort, options: { admit: (params, source) => limits.admit('account', params, source) } },
-      { host: 'instance', port: config.apiPort, options: { admit: (params, source) => limits.admit('instance', params, source) } },
-      { host: 'internal', port: config.internalPort, options: { authorize: bearerAuthorizer(config.internalToken) } },
+      { host: 'account', port: config.accountPort, address: config.host, options: bySource },
+      { host: 'instance', port: config.apiPort, address: config.host, options: bySource },
+      // Never exposed by accident: the internal host binds INTERNAL_HOST (CONTRACT section 1).
+      { host: 'internal', port: config.internalPort, address: config.internalHost, options: { ...bySource, authorize: bearerAuthorizer(config.internalToken) } },
     ],
-    config.host,
     handler,
     logger,
   );
-  logger.info('ready', { ports: Object.fromEntries(listeners.map((l) => [l.host, l.port])), mode: config.mode });
+  logger.info('ready', { ports: Object.fromEntries(listeners.map((l) => [l.name, l.port])), mode: config.mode });
 
   stopGracefullyOnSignal(logger, async () => {
     await closeListeners(listeners, config.shutdownGraceMs);

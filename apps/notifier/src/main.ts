@@ -1,40 +1,47 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import { loadConfigOrExit, startOrExit, stopGracefullyOnSignal, type AppConfig } from '@gw/config';
 import { openEventStore } from '@gw/event-store';
+import { Codes, failureEnvelope } from '@gw/contract';
+import { closeListeners, routeIn, sendJson, startListener, type Listener, type RouteTable } from '@gw/http-listener';
 import { createLogger, type Logger } from '@gw/logging';
 import { NotifierModule } from './notifier.module';
 import { NotifierService } from './notifier.service';
 
-/** /healthz (200 once caught up with the log) and /metrics (Prometheus) on NOTIFIER_PORT. */
-function serveStatus(config: AppConfig, notifier: NotifierService, logger: Logger, isReady: () => boolean) {
-  const server = createServer((req, res) => {
+const STATUS_ROUTES: RouteTable = { '/healthz': ['GET', 'HEAD'], '/metrics': ['GET', 'HEAD'] };
+
+/**
+ * /healthz (200 once caught up with the log) and /metrics (Prometheus) on NOTIFIER_PORT, bound to
+ * INTERNAL_HOST like the ingest host: it is for operators and probes, not the public.
+ */
+function serveStatus(config: AppConfig, notifier: NotifierService, logger: Logger, isReady: () => boolean): Promise<Listener> {
+  const handler: RequestListener = (req, res) => {
+    req.resume();
     const path = (req.url ?? '/').split('?')[0];
-    const send = (status: number, type: string, body: string) => {
-      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
-      res.end(req.method === 'HEAD' ? undefined : body);
-    };
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'application/json; charset=utf-8', '{"success":false,"msg":["0013"]}');
+    const route = routeIn(STATUS_ROUTES, req.method ?? 'GET', path);
+    // HEAD answers carry the headers of GET; Node leaves out the body.
+    if (route.kind === 'not-found') return sendJson(res, 404, failureEnvelope([{ code: Codes.UnknownOperation, message: 'unknown operation' }]));
+    if (route.kind === 'method-not-allowed') {
+      const refusal = [{ code: Codes.UnknownOperation, message: `this path does not take ${req.method}` }];
+      return sendJson(res, 405, failureEnvelope(refusal), { allow: route.allow });
+    }
     if (path === '/healthz') {
-      return isReady()
-        ? send(200, 'application/json; charset=utf-8', '{"success":true,"status":"ok"}')
-        : send(503, 'application/json; charset=utf-8', '{"success":false,"status":"catching up"}');
+      if (isReady()) return sendJson(res, 200, { success: true, status: 'ok' });
+      return sendJson(res, 503, failureEnvelope([{ code: Codes.Unavailable, message: 'catching up with the log' }]));
     }
-    if (path === '/metrics') {
-      void notifier.metricsText(isReady()).then((text) => send(200, 'text/plain; version=0.0.4; charset=utf-8', text));
-      return;
-    }
-    send(404, 'application/json; charset=utf-8', '{"success":false,"msg":["0013"]}');
-  });
-  return new Promise<typeof server>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.notifierPort, config.host, () => {
-      logger.info('listening', { host: 'notifier', address: config.host, port: (server.address() as AddressInfo).port });
-      resolve(server);
-    });
-  });
+    notifier.metricsText(isReady()).then(
+      (text) => {
+        res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'cache-control': 'no-store' });
+        res.end(text);
+      },
+      (error: unknown) => {
+        logger.warn('metrics unavailable', { error });
+        sendJson(res, 503, failureEnvelope([{ code: Codes.Unavailable, message: 'metrics are unavailable; retry' }]));
+      },
+    );
+  };
+  return startListener({ name: 'notifier', port: config.notifierPort, address: config.internalHost, routes: STATUS_ROUTES, handler }, logger);
 }
 
 async function main(): Promise<void> {
@@ -53,12 +60,11 @@ async function main(): Promise<void> {
   const status = await serveStatus(config, notifier, logger, () => ready);
   await notifier.start();
   ready = true;
-  logger.info('ready', { ports: { notifier: (status.address() as AddressInfo).port } });
+  logger.info('ready', { ports: { notifier: status.port } });
 
   stopGracefullyOnSignal(logger, async () => {
     await notifier.stop(config.shutdownGraceMs);
-    status.close();
-    status.closeAllConnections();
+    await closeListeners([status], 0);
     await app.close();
     await store.close();
   });

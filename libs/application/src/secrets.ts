@@ -10,11 +10,17 @@ export function hashSecret(secret: string): string {
   return `sha256:${createHash('sha256').update(secret, 'utf8').digest('hex')}`;
 }
 
-/** Compares a presented secret with a stored hash in constant time. */
+/** Stands in for a missing hash, so that an unknown account or instance costs the same hashing and
+ * comparison as a wrong secret (timing must not tell them apart). */
+const NO_HASH = hashSecret('no stored secret');
+
+/** Compares a presented secret with a stored hash in constant time, doing the same work whether or
+ * not there is a stored hash. */
 export function secretMatches(presented: string, storedHash: string | undefined): boolean {
   const actual = Buffer.from(hashSecret(presented));
-  const expected = Buffer.from(storedHash ?? '');
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  const usable = storedHash !== undefined && Buffer.byteLength(storedHash) === actual.length;
+  const equal = timingSafeEqual(actual, Buffer.from(usable ? storedHash : NO_HASH));
+  return equal && usable;
 }
 
 /** A new instance id: 24 lowercase hex characters (96 random bits), safe in URLs and paths. */

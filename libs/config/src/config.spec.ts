@@ -14,7 +14,7 @@ function configErrorOf(fn: () => unknown): ConfigError {
   throw new Error('expected a ConfigError, but nothing was thrown');
 }
 
-const PRODUCTION_SECRETS = { INTERNAL_TOKEN: 'i'.repeat(32), SECRETS_KEY: 'ab'.repeat(32) };
+const PRODUCTION_SECRETS = { INTERNAL_TOKEN: 'abcdefghijklmnopqrstuvwxyz012345', SECRETS_KEY: 'ab'.repeat(32) };
 
 describe('loadConfig', () => {
   let cwd: string;
@@ -150,10 +150,40 @@ describe('loadConfig', () => {
       expect(error.problems).toEqual([expect.stringMatching(/^HOST: .*control characters/)]);
     });
 
-    it('refuses DEMO_ACCOUNT=true in production', () => {
-      const error = configErrorOf(() => loadConfig({ NODE_ENV: 'production', DEMO_ACCOUNT: 'true', ...PRODUCTION_SECRETS }, cwd));
-      expect(error.problems).toEqual(['DEMO_ACCOUNT: must not be true in production']);
-      expect(error.message).toContain('DEMO_ACCOUNT');
+    it('refuses the development switches in production, naming each one', () => {
+      const error = configErrorOf(() =>
+        loadConfig(
+          { NODE_ENV: 'production', DEMO_ACCOUNT: 'true', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', ALLOW_HTTP_WEBHOOKS: '1', ...PRODUCTION_SECRETS },
+          cwd,
+        ),
+      );
+      expect(error.problems).toEqual([
+        'ALLOW_PRIVATE_WEBHOOK_TARGETS: must not be true in production (it is for local development and tests)',
+        'ALLOW_HTTP_WEBHOOKS: must not be true in production (it is for local development and tests)',
+        'DEMO_ACCOUNT: must not be true in production (it is for local development and tests)',
+      ]);
+      // Outside production they are allowed.
+      expect(loadConfig({ NODE_ENV: 'test', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', ALLOW_HTTP_WEBHOOKS: 'true' }, cwd).allowHttpWebhooks).toBe(true);
+    });
+
+    it('refuses a short or repetitive INTERNAL_TOKEN in production', () => {
+      const weak = ['a'.repeat(16), 'abcdefghijklmnopqrstuvwxyz01234', 'abcdefghijklmnoabcdefghijklmnoabcdefghijklmno'];
+      for (const INTERNAL_TOKEN of weak) {
+        const error = configErrorOf(() => loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, INTERNAL_TOKEN }, cwd));
+        expect(error.problems).toEqual(['INTERNAL_TOKEN: must be at least 32 characters with at least 16 different ones in production']);
+      }
+      // 32 characters, 16 of them different: enough.
+      const strong = 'abcdefghijklmnop'.repeat(2);
+      expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, INTERNAL_TOKEN: strong }, cwd).internalToken).toBe(strong);
+      expect(loadConfig({ NODE_ENV: 'test', INTERNAL_TOKEN: 'a'.repeat(16) }, cwd).internalToken).toBe('a'.repeat(16));
+    });
+
+    it('binds the internal listeners to INTERNAL_HOST, loopback unless told otherwise', () => {
+      expect(loadConfig({}, cwd).internalHost).toBe('127.0.0.1');
+      expect(loadConfig({ INTERNAL_HOST: '::' }, cwd).internalHost).toBe('::');
+      expect(configErrorOf(() => loadConfig({ INTERNAL_HOST: 'bad host' }, cwd)).problems).toEqual([
+        'INTERNAL_HOST: must be an IP address or a host name (got "bad host")',
+      ]);
     });
 
     it('refuses a malformed HOST and two listeners on one port', () => {
@@ -171,7 +201,7 @@ describe('loadConfig', () => {
         'INTERNAL_TOKEN: is required in production',
         'SECRETS_KEY: is required in production (32 random bytes, base64 or hex)',
       ]);
-      const short = configErrorOf(() => loadConfig({ NODE_ENV: 'production', INTERNAL_TOKEN: 'x'.repeat(20), SECRETS_KEY: 'c2hvcnQ=' }, cwd));
+      const short = configErrorOf(() => loadConfig({ NODE_ENV: 'production', INTERNAL_TOKEN: PRODUCTION_SECRETS.INTERNAL_TOKEN, SECRETS_KEY: 'c2hvcnQ=' }, cwd));
       expect(short.problems).toEqual(['SECRETS_KEY: must be 32 bytes, given as base64 or 64 hex digits']);
       expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS }, cwd).secretsKey).toHaveLength(32);
     });

@@ -9,7 +9,10 @@ import type { EventStoreLocation } from '@gw/event-store';
 /** Everything the apps read from the environment, checked once at start-up. */
 export interface AppConfig {
   mode: 'development' | 'production' | 'test';
+  /** Bind address of the public listeners (account and instance hosts). */
   host: string;
+  /** Bind address of the internal listeners: the ingest host and the notifier's status port. */
+  internalHost: string;
   accountPort: number;
   apiPort: number;
   internalPort: number;
@@ -131,6 +134,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
   const config: AppConfig = {
     mode,
     host: read.string('HOST', '0.0.0.0'),
+    internalHost: read.string('INTERNAL_HOST', '127.0.0.1'),
     accountPort: read.integer('ACCOUNT_PORT', 8080, 0, PORT_MAX),
     apiPort: read.integer('API_PORT', 8081, 0, PORT_MAX),
     internalPort: read.integer('INTERNAL_PORT', 8082, 0, PORT_MAX),
@@ -166,8 +170,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     shutdownGraceMs: read.integer('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   };
   config.packages = readPackages(read, packagesFile);
-  if (!isIP(config.host) && !/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(config.host)) {
-    read.problems.push(`HOST: must be an IP address or a host name (got "${config.host}")`);
+  for (const [name, address] of [['HOST', config.host], ['INTERNAL_HOST', config.internalHost]]) {
+    if (!isIP(address) && !/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(address)) {
+      read.problems.push(`${name}: must be an IP address or a host name (got "${address}")`);
+    }
   }
   const ports = { ACCOUNT_PORT: config.accountPort, API_PORT: config.apiPort, INTERNAL_PORT: config.internalPort, NOTIFIER_PORT: config.notifierPort };
   const seen = new Map<number, string>();
@@ -183,9 +189,25 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     config.internalToken = readInternalToken(read, env, mode, dataDir);
     config.secretsKey = readSecretsKey(read, env, mode, dataDir);
   }
-  if (mode === 'production' && config.demoAccount) read.problems.push('DEMO_ACCOUNT: must not be true in production');
+  if (mode === 'production') read.problems.push(...productionProblems(config, env['INTERNAL_TOKEN'] ?? ''));
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
+}
+
+/**
+ * Switches meant for local development and tests that production refuses (CONTRACT section 5), and
+ * an ingest token too weak to stand as the only guard of the internal host.
+ */
+function productionProblems(config: AppConfig, token: string): string[] {
+  const problems: string[] = [];
+  const refuse = (name: string) => problems.push(`${name}: must not be true in production (it is for local development and tests)`);
+  if (config.allowPrivateWebhookTargets) refuse('ALLOW_PRIVATE_WEBHOOK_TARGETS');
+  if (config.allowHttpWebhooks) refuse('ALLOW_HTTP_WEBHOOKS');
+  if (config.demoAccount) refuse('DEMO_ACCOUNT');
+  if (token !== '' && (token.length < 32 || new Set(token).size < 16)) {
+    problems.push('INTERNAL_TOKEN: must be at least 32 characters with at least 16 different ones in production');
+  }
+  return problems;
 }
 
 function readEventStore(read: Reader, env: Env, dataDir: string): EventStoreLocation {
@@ -218,7 +240,8 @@ function readSchedule(read: Reader, env: Env): number[] {
 function developmentSecret(dataDir: string, fileName: string, make: () => string): string {
   const file = join(dataDir, fileName);
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
+    // DATA_DIR holds the store and secrets: private to this user (CONTRACT section 5).
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     try {
       writeFileSync(file, `${make()}\n`, { mode: 0o600, flag: 'wx' });
     } catch (error) {

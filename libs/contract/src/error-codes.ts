@@ -11,7 +11,7 @@ export const ERROR_TABLE = {
   '0006': 'instance authentication failed: unknown `instanceid` or wrong `token` (never says which)',
   '0007': 'the instance has expired; renew it first',
   '0008':
-    '`webhookUrl` refused: not an absolute `https` URL, longer than 2048 characters, or its host is or resolves to a loopback, private, link-local, unique-local, multicast or otherwise non-public address',
+    '`webhookUrl` refused: not an absolute `https` URL, longer than 2048 characters, containing a `\\`, or its host is or resolves to a loopback, private, link-local, unique-local, multicast or otherwise non-public address (`localhost` and `*.localhost`, with or without a trailing dot, are loopback; names are resolved as the system resolver does, `/etc/hosts` included)',
   '0009': 'the request body cannot be read: malformed JSON or form, unsupported content type, or over 64 KiB',
   '0010': 'too many requests; retry after the number of seconds in the `Retry-After` header',
   '0011': 'the service is temporarily unavailable (the event store cannot be reached); safe to retry',

@@ -1,4 +1,4 @@
-import { isPublicAddress, nonPublicReason } from './address-policy';
+import { isPublicAddress, nonPublicReason, sourceKey } from './address-policy';
 
 describe('nonPublicReason / isPublicAddress', () => {
   describe('public addresses', () => {
@@ -146,5 +146,19 @@ describe('local-use NAT64 (64:ff9b:1::/48)', () => {
   it('refuses the whole prefix, whatever IPv4 address seems embedded', () => {
     expect(isPublicAddress('64:ff9b:1::808:808')).toBe(false);
     expect(nonPublicReason('64:ff9b:1::808:808')).toBe('local-use NAT64');
+  });
+});
+
+describe('sourceKey (what per-source rate limits count under)', () => {
+  it('keeps an IPv4 address, also when it arrives IPv4-mapped', () => {
+    expect(sourceKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(sourceKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+  });
+
+  it('counts every address of one IPv6 /64 as one source', () => {
+    const keys = ['2001:db8:1:2::1', '2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:0db8:0001:0002:abcd::9'].map(sourceKey);
+    expect(new Set(keys)).toEqual(new Set(['2001:db8:1:2::/64']));
+    expect(sourceKey('2001:db8:1:3::1')).not.toBe(keys[0]);
+    expect(sourceKey('::1')).toBe('0:0:0:0::/64');
   });
 });

@@ -74,6 +74,21 @@ export function isPublicAddress(address: string): boolean {
   return nonPublicReason(address) === null;
 }
 
+/**
+ * The key a client's address is counted under by per-source limits: an IPv4 address as it is (also
+ * when it arrives IPv4-mapped), and an IPv6 address by its /64, the smallest block a single site is
+ * given, so that one client cannot take a fresh address for every request.
+ */
+export function sourceKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const words = expandIPv6(address);
+  if (!words) return address;
+  if (words.slice(0, 5).every((w) => w === 0) && words[5] === 0xffff) {
+    return `${words[6] >> 8}.${words[6] & 255}.${words[7] >> 8}.${words[7] & 255}`;
+  }
+  return `${words.slice(0, 4).map((w) => w.toString(16)).join(':')}::/64`;
+}
+
 /** The IPv4 address carried by IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::/96), NAT64
  * (64:ff9b::/96) and 6to4 (2002::/16) forms, or null. */
 function embeddedIPv4(address: string): string | null {

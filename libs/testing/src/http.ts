@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+
 /** What a client sees of one answer. */
 export interface Answer {
   status: number;
@@ -56,4 +58,39 @@ export function expectSuccess(answer: Answer): any {
     success: true,
   });
   return answer.json;
+}
+
+/**
+ * The same requests sent from another loopback address (127.0.0.2, 127.0.0.3, ...), so that a
+ * spec can play several clients whose source addresses differ, as rate limits see them.
+ */
+export function fromAddress(localAddress: string) {
+  const send = (url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) =>
+    new Promise<Answer>((resolve, reject) => {
+      const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers, localAddress }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers.set(name, String(value));
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, contentType: headers.get('content-type') ?? '', headers, text, json });
+        });
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(init.body);
+    });
+  return {
+    request: send,
+    get: (base: string, path: string, params: Record<string, string> = {}) => send(`${base}${path}?${new URLSearchParams(params)}`),
+    postJson: (base: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+      send(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }),
+  };
 }

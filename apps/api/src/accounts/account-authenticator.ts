@@ -3,22 +3,33 @@ import { Codes } from '@gw/contract';
 import { fold } from '@gw/domain-core';
 import { accountDecider, accountStreamName, normalizeEmail, type AccountEvent } from '@gw/domain-accounts';
 import type { EventStore } from '@gw/event-store';
-import { RequestRefused } from '../http/contract-error';
 import { secretMatches } from '@gw/application';
+import { RequestRefused } from '../http/contract-error';
+import { RateLimits } from '../rate-limits/rate-limits';
 import { EVENT_STORE } from '../shared/tokens';
 
-/** Stage 2 for the account host: the e-mail and API key must match; failures never say which. */
+/**
+ * Stage 2 for the account host: the e-mail and API key must match; failures never say which, and
+ * an unknown e-mail costs the same hash and comparison as a wrong key, so timing does not tell
+ * either. A request that authenticated spends its account's rate-limit budget.
+ */
 @Injectable()
 export class AccountAuthenticator {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly limits: RateLimits,
+  ) {}
 
-  /** Returns the account's canonical e-mail address, or refuses with 0003. */
+  /** Returns the account's canonical e-mail address, or refuses with 0003 (or 0010 when over budget). */
   async authenticate(email: string, apiKey: string): Promise<string> {
     const history = await this.store.readStream(accountStreamName(email));
     const state = fold(accountDecider, history.map((e) => ({ type: e.type, data: e.data }) as AccountEvent));
-    if (state.status !== 'registered' || !secretMatches(apiKey, state.apiKeyHash)) {
+    const matches = secretMatches(apiKey, state.status === 'registered' ? state.apiKeyHash : undefined);
+    if (state.status !== 'registered' || !matches) {
       throw new RequestRefused([{ code: Codes.AccountAuthFailed, message: 'unknown e-mail or wrong API key' }]);
     }
-    return normalizeEmail(email);
+    const canonical = normalizeEmail(email);
+    this.limits.spendAccount(canonical);
+    return canonical;
   }
 }

@@ -3,14 +3,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConflictRetriesExhausted } from '@gw/application';
 import { Codes, failureEnvelope, type Violation } from '@gw/contract';
 import { DomainRefusal } from '@gw/domain-core';
+import { sendJson } from '@gw/http-listener';
 import { EventStoreUnavailableError } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import { ReadModelLagError } from '@gw/projections';
 import { LOGGER } from '../shared/tokens';
+import { RateLimited } from '../rate-limits/rate-limited';
 import { RateLimits } from '../rate-limits/rate-limits';
 import { RequestRefused } from './contract-error';
 import { failureStatus, hostOfRoutedUrl } from './failure-status';
-import { sendJson } from './send-json';
 
 /**
  * The one place where errors become the contract's failure envelope. Refusals are answered with
@@ -27,21 +28,24 @@ export class ContractExceptionFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const res = http.getResponse<ServerResponse>();
-    const { status, violations } = this.classify(error);
     const req = http.getRequest<IncomingMessage>();
     const onHost = hostOfRoutedUrl(req.url);
-    if (violations.some((v) => v.code === Codes.AccountAuthFailed || v.code === Codes.InstanceAuthFailed)) {
-      this.limits.authenticationFailed(req.socket.remoteAddress ?? '');
-    }
+    // Stage 1 and 2 refusals (form, authentication) spend the source's budget on the public hosts;
+    // the ingest host counts only wrong bearer tokens, which its listener handles.
+    if (error instanceof RequestRefused && onHost !== 'internal') this.limits.failed(req.socket.remoteAddress ?? '');
+    const { status, violations } = this.classify(error);
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    sendJson(res, status === 200 ? failureStatus(onHost, violations) : status, failureEnvelope(violations));
+    const headers = error instanceof RateLimited ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
+    sendJson(res, status === 200 ? failureStatus(onHost, violations) : status, failureEnvelope(violations), headers);
   }
 
   private classify(error: unknown): { status: number; violations: readonly Violation[] } {
-    if (error instanceof RequestRefused || error instanceof DomainRefusal) return { status: 200, violations: error.violations };
+    if (error instanceof RequestRefused || error instanceof DomainRefusal || error instanceof RateLimited) {
+      return { status: 200, violations: error.violations };
+    }
     if (error instanceof ConflictRetriesExhausted) {
       this.logger.warn('command gave up after concurrent changes', { stream: error.streamName, attempts: error.attempts });
       return {

@@ -10,6 +10,7 @@ export function failureStatus(host: HostName, violations: readonly Violation[], 
   const codes = new Set(violations.map((v) => v.code));
   if (codes.has(Codes.IngestAuthFailed)) return 401;
   if (tooLarge) return 413;
+  if (codes.has(Codes.TooManyRequests)) return 429;
   if (codes.has(Codes.Unavailable) || codes.has(Codes.ConcurrentChange)) return 503;
   if (codes.has(Codes.NoSuchInstance)) return 404;
   return 400;

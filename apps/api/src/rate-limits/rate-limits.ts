@@ -1,47 +1,55 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@gw/config';
-import { normalizeEmail } from '@gw/domain-accounts';
-import type { HostName } from '../http/routes';
-import type { RequestParams } from '../http/request-params';
+import { sourceKey } from '@gw/net-policy';
 import { APP_CONFIG } from '../shared/tokens';
+import { RateLimited } from './rate-limited';
 import { TokenBuckets } from './token-buckets';
 
 /**
- * The API's rate limits (code 0010): per account on the account host, per instance on the instance
- * host, and per source address on authentication failures, so that guessing keys or tokens is slow.
- * A source over its failure limit is refused on every authenticated operation until it cools down.
+ * The API's rate limits (code 0010, CONTRACT section 2). An account's or an instance's budget is
+ * spent only by requests that authenticated as it, so nobody can lock out an account without its
+ * credentials; requests that fail the form checks or authentication spend their source address's
+ * budget instead, and a source past that budget is refused everything until it refills. Keys are
+ * only ever values that passed the form rules, and each set of buckets is bounded in bytes.
  */
 @Injectable()
 export class RateLimits {
   private readonly accounts: TokenBuckets;
   private readonly instances: TokenBuckets;
-  private readonly authFailures: TokenBuckets;
+  private readonly failures: TokenBuckets;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.accounts = new TokenBuckets(config.rateLimits.accountPerMinute);
     this.instances = new TokenBuckets(config.rateLimits.instancePerMinute);
-    this.authFailures = new TokenBuckets(config.rateLimits.authFailuresPerMinute);
+    this.failures = new TokenBuckets(config.rateLimits.authFailuresPerMinute);
   }
 
-  /** Seconds the request must wait (0: it may go on). Spends from the caller's bucket. The ingest
-   * host is not limited. */
-  admit(host: Exclude<HostName, 'internal'>, params: RequestParams, source: string): number {
-    const blocked = this.authFailures.wait(source);
-    if (blocked > 0) return blocked;
-    if (host === 'account') {
-      const email = first(params, 'email');
-      return email ? this.accounts.take(normalizeEmail(email)) : 0;
-    }
-    const instanceId = first(params, 'instanceid');
-    return instanceId ? this.instances.take(instanceId) : 0;
+  /** Seconds a source must wait because of its failed requests (0: it may go on). Spends nothing. */
+  sourceWait(address: string): number {
+    return this.failures.wait(sourceKey(address));
   }
 
-  authenticationFailed(source: string): void {
-    this.authFailures.take(source);
+  /** A request from `address` failed the form checks or authentication (or the ingest host's bearer). */
+  failed(address: string): void {
+    this.failures.take(sourceKey(address));
+  }
+
+  /** Spends from the budget of the account that just authenticated; throws RateLimited when spent. */
+  spendAccount(canonicalEmail: string): void {
+    throwIfWaiting(this.accounts.take(canonicalEmail));
+  }
+
+  /** Spends from the budget of the instance that just authenticated; throws RateLimited when spent. */
+  spendInstance(instanceId: string): void {
+    throwIfWaiting(this.instances.take(instanceId));
+  }
+
+  /** What each set of buckets holds now, for /metrics. */
+  usage(): Record<'account' | 'instance' | 'source', { keys: number; bytes: number }> {
+    return { account: this.accounts.usage, instance: this.instances.usage, source: this.failures.usage };
   }
 }
 
-function first(params: RequestParams, name: string): string | undefined {
-  const value = (params.body.get(name) ?? params.query.get(name))?.[0];
-  return typeof value === 'string' && value !== '' ? value : undefined;
+function throwIfWaiting(seconds: number): void {
+  if (seconds > 0) throw new RateLimited(seconds);
 }

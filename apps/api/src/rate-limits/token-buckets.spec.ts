@@ -24,12 +24,26 @@ describe('token buckets', () => {
     for (let i = 0; i < 1000; i++) expect(off.take('x')).toBe(0);
   });
 
-  it('keeps at most maxKeys busy keys', () => {
-    const buckets = new TokenBuckets(1, () => 0, 2);
+  it('stays within its memory bound whatever the keys carry, dropping the least recently used first', () => {
+    const maxBytes = 64 * 1024;
+    const buckets = new TokenBuckets(1, () => 0, maxBytes);
     buckets.take('a');
-    buckets.take('b');
-    buckets.take('c');
-    // 'a' was dropped as the oldest, so it has a full bucket again.
+    for (let i = 0; i < 300; i++) {
+      buckets.take(`${i}`.padEnd(60_000, 'x'));
+      expect(buckets.usage.bytes).toBeLessThanOrEqual(maxBytes);
+    }
+    for (let i = 0; i < 10_000; i++) buckets.take(`key-${i}`);
+    expect(buckets.usage.bytes).toBeLessThanOrEqual(maxBytes);
+    expect(buckets.usage.keys).toBeGreaterThan(100);
+    // 'a' was dropped as the least recently used, so it has a full bucket again.
     expect(buckets.take('a')).toBe(0);
+    // A recently used key is kept: its bucket is still empty.
+    expect(buckets.take('key-9999')).toBe(60);
+  });
+
+  it('counts nothing for keys that only asked how long to wait', () => {
+    const buckets = new TokenBuckets(5, () => 0);
+    for (let i = 0; i < 1000; i++) expect(buckets.wait(`k${i}`)).toBe(0);
+    expect(buckets.usage).toEqual({ keys: 0, bytes: 0 });
   });
 });

@@ -1,15 +1,31 @@
+interface Bucket {
+  tokens: number;
+  at: number;
+  /** What this entry is counted as in the memory bound. */
+  bytes: number;
+}
+
+/** Estimated bytes of one entry beyond its key's characters: the Map slot, the bucket object and
+ * the key string's header. Measured with V8 at about 100; kept generous. */
+const ENTRY_OVERHEAD_BYTES = 128;
+
+/** Default memory bound of one set of buckets. */
+export const DEFAULT_MAX_BUCKET_BYTES = 8 * 1024 * 1024;
+
 /**
  * Token buckets by key: each key may spend `perMinute` tokens a minute, refilled continuously, with
  * bursts up to `perMinute`. Buckets that are full again are dropped, so memory follows the keys that
- * are busy now; past `maxKeys` the oldest are dropped first.
+ * are busy now, and it is bounded in bytes: past `maxBytes` the least recently used keys are
+ * dropped first (a dropped key starts again with a full bucket).
  */
 export class TokenBuckets {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly buckets = new Map<string, Bucket>();
+  private heldBytes = 0;
 
   constructor(
     private readonly perMinute: number,
     private readonly now: () => number = Date.now,
-    private readonly maxKeys = 100_000,
+    private readonly maxBytes = DEFAULT_MAX_BUCKET_BYTES,
   ) {}
 
   /** Spends one token; returns 0 when allowed, else the whole seconds until one is available. */
@@ -22,28 +38,52 @@ export class TokenBuckets {
       return 0;
     }
     this.store(key, bucket);
-    return Math.max(1, Math.ceil(((1 - bucket.tokens) * 60) / this.perMinute));
+    return this.secondsUntilToken(bucket.tokens);
   }
 
   /** Seconds until `key` has a token again, without spending one (0: it has one now). */
   wait(key: string): number {
     if (this.perMinute <= 0) return 0;
-    const bucket = this.current(key);
-    return bucket.tokens >= 1 ? 0 : Math.max(1, Math.ceil(((1 - bucket.tokens) * 60) / this.perMinute));
+    const bucket = this.buckets.get(key);
+    if (!bucket) return 0;
+    const tokens = this.refilled(bucket);
+    return tokens >= 1 ? 0 : this.secondsUntilToken(tokens);
   }
 
-  private current(key: string): { tokens: number; at: number } {
+  /** Keys held and the bytes they are counted as (never above `maxBytes`). */
+  get usage(): { keys: number; bytes: number } {
+    return { keys: this.buckets.size, bytes: this.heldBytes };
+  }
+
+  private secondsUntilToken(tokens: number): number {
+    return Math.max(1, Math.ceil(((1 - tokens) * 60) / this.perMinute));
+  }
+
+  private refilled(bucket: Bucket): number {
+    return Math.min(this.perMinute, bucket.tokens + ((this.now() - bucket.at) / 60_000) * this.perMinute);
+  }
+
+  private current(key: string): Bucket {
     const now = this.now();
     const bucket = this.buckets.get(key);
-    if (!bucket) return { tokens: this.perMinute, at: now };
-    const refilled = Math.min(this.perMinute, bucket.tokens + ((now - bucket.at) / 60_000) * this.perMinute);
-    return { tokens: refilled, at: now };
+    if (!bucket) return { tokens: this.perMinute, at: now, bytes: key.length * 2 + ENTRY_OVERHEAD_BYTES };
+    return { tokens: this.refilled(bucket), at: now, bytes: bucket.bytes };
   }
 
-  private store(key: string, bucket: { tokens: number; at: number }): void {
-    this.buckets.delete(key);
-    if (bucket.tokens >= this.perMinute) return;
+  private store(key: string, bucket: Bucket): void {
+    const previous = this.buckets.get(key);
+    if (previous) {
+      this.buckets.delete(key);
+      this.heldBytes -= previous.bytes;
+    }
+    if (bucket.tokens >= this.perMinute || bucket.bytes > this.maxBytes) return;
+    // Re-inserted last, so the Map's order is least recently used first.
     this.buckets.set(key, bucket);
-    if (this.buckets.size > this.maxKeys) this.buckets.delete(this.buckets.keys().next().value as string);
+    this.heldBytes += bucket.bytes;
+    for (const [oldest, held] of this.buckets) {
+      if (this.heldBytes <= this.maxBytes) break;
+      this.buckets.delete(oldest);
+      this.heldBytes -= held.bytes;
+    }
   }
 }

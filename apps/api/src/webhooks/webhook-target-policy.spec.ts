@@ -53,5 +53,15 @@ describe('webhook target policy', () => {
     expect(policy.formProblem(`https://example.com/${'a'.repeat(2048)}`)).toBe('webhookUrl must be at most 2048 characters');
     expect(policy.formProblem('https://example.com/a b')).toContain('spaces');
     expect(policy.formProblem('https://example.com/ok?x=1')).toBeNull();
+    expect(policy.formProblem('https://8.8.8.8\\@127.0.0.1/')).toBe('webhookUrl must not contain a backslash');
+    expect(policy.formProblem('https://example.com/a\\b')).toBe('webhookUrl must not contain a backslash');
+  });
+
+  it('takes localhost names as loopback without a lookup, with or without a trailing dot', async () => {
+    const policy = new WebhookTargetPolicy(config(), resolvesTo('8.8.8.8'));
+    for (const url of ['https://localhost./x', 'https://LOCALHOST/x', 'https://api.localhost./x', 'https://a.b.localhost:8443/']) {
+      await expect(policy.resolutionProblem(url)).resolves.toContain('loopback');
+    }
+    await expect(policy.resolutionProblem('https://localhost.example./x')).resolves.toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { Resolver } from 'node:dns/promises';
+import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { AppConfig } from '@gw/config';
 import { nonPublicReason } from '@gw/net-policy';
@@ -11,22 +11,21 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 export type HostLookup = (host: string, timeoutMs: number) => Promise<string[]>;
 export const HOST_LOOKUP = Symbol('HOST_LOOKUP');
 
+/** `localhost` and names under it are loopback by definition (RFC 6761), with or without the
+ * trailing dot of a fully qualified name. */
+export function isLocalhostName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
 /**
- * Asks DNS directly (c-ares) rather than the system's getaddrinfo: a getaddrinfo call cannot be
- * cancelled and holds one of libuv's few pool threads until it gives up, so slow names could starve
- * the process. `localhost` names are loopback by definition (RFC 6761). Names known only to
- * /etc/hosts are not seen here; the notifier checks every address again when it connects.
+ * Resolves as the system resolver does (getaddrinfo: /etc/hosts, then DNS), which is also how the
+ * notifier resolves the name when it connects. A getaddrinfo call cannot be cancelled; the caller
+ * stops waiting after its time bound, and a slow name only ties up one of libuv's pool threads.
  */
-const dnsLookup: HostLookup = async (host, timeoutMs) => {
-  if (host === 'localhost' || host.endsWith('.localhost')) return ['127.0.0.1', '::1'];
-  const resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
-  const timer = setTimeout(() => resolver.cancel(), timeoutMs);
-  try {
-    const answers = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
-    return answers.flatMap((a) => (a.status === 'fulfilled' ? a.value : []));
-  } finally {
-    clearTimeout(timer);
-  }
+const systemLookup: HostLookup = async (host) => {
+  const answers = await lookup(host, { all: true, verbatim: true });
+  return answers.map((a) => a.address);
 };
 
 /**
@@ -41,7 +40,7 @@ export class WebhookTargetPolicy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(HOST_LOOKUP) lookup?: HostLookup,
   ) {
-    this.lookup = lookup ?? dnsLookup;
+    this.lookup = lookup ?? systemLookup;
   }
 
   /** Why `url` is not an acceptable absolute URL, or null. An empty value is not judged here. */
@@ -50,6 +49,9 @@ export class WebhookTargetPolicy {
     if (url.length > MAX_WEBHOOK_URL_LENGTH) return `webhookUrl must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`;
     // The URL is stored and used exactly as sent, so nothing the URL parser would silently strip.
     if (/[\s\u0000-\u001f\u007f]/.test(url)) return 'webhookUrl must not contain spaces or control characters';
+    // URL parsers disagree about `\` (WHATWG reads it as `/` in https URLs, others as part of the
+    // user info), so `https://8.8.8.8\@127.0.0.1/` could mean two different hosts.
+    if (url.includes('\\')) return 'webhookUrl must not contain a backslash';
     // An absolute URL names its scheme and authority (`https://host`); `https:host` only parses
     // because WHATWG parsers are lenient, and receivers' parsers may read it otherwise.
     if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return 'webhookUrl must be an absolute https URL';
@@ -78,7 +80,9 @@ export class WebhookTargetPolicy {
       const why = nonPublicReason(host);
       return why && `webhookUrl host ${host} is a ${why} address`;
     }
-    const addresses = await this.lookupWithin(host, this.config.dnsTimeoutMs);
+    if (isLocalhostName(host)) return `webhookUrl host ${host} is a loopback name`;
+    // `name.` and `name` are one host to DNS, but /etc/hosts only knows `name`: ask for that one.
+    const addresses = await this.lookupWithin(host.replace(/\.$/, ''), this.config.dnsTimeoutMs);
     for (const address of addresses) {
       const why = nonPublicReason(address);
       if (why) return `webhookUrl host ${host} resolves to a ${why} address`;

@@ -1,7 +1,5 @@
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DuplicateEventIdError, EventStoreUnavailableError, WrongExpectedRevisionError } from '../event-store.errors';
 import type {
@@ -15,6 +13,7 @@ import type {
   SubscribeOptions,
   SubscriptionMessage,
 } from '../event-store.port';
+import { preparePrivateDatabaseFile } from './private-files';
 import { isBusy, translateSqliteError } from './sqlite-errors';
 import { SCHEMA, type EventRow } from './sqlite-schema';
 
@@ -58,7 +57,7 @@ export class SqliteEventStore implements EventStore {
     this.now = options.now ?? (() => new Date());
     this.signals.setMaxListeners(0);
     try {
-      mkdirSync(dirname(options.file), { recursive: true });
+      preparePrivateDatabaseFile(options.file);
       this.db = new Database(options.file, { timeout: 50 });
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');

@@ -1,9 +1,7 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { INSTANCE_STREAM_PREFIX, isInstanceEvent } from '@gw/domain-instances';
 import { isNotificationEvent } from '@gw/domain-notifications';
-import type { RecordedEvent } from '@gw/event-store';
+import { preparePrivateDatabaseFile, type RecordedEvent } from '@gw/event-store';
 import { PROJECTION_VERSION, projectInstance } from '../instances.projection';
 import type { DeliveryAttemptRow, InstanceRow } from '../read-model.types';
 
@@ -73,7 +71,7 @@ export class SqliteReadModels {
   private readonly statements;
 
   constructor(file: string) {
-    mkdirSync(dirname(file), { recursive: true });
+    preparePrivateDatabaseFile(file);
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     // Losing the tail of a read model on power loss is harmless: it is rebuilt from its checkpoint.

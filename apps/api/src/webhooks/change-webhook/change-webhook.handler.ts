@@ -3,7 +3,7 @@ import { newSigningSecret, SecretBox } from '@gw/application';
 import { deliveryEnabled, instanceDecider, instanceStreamName } from '@gw/domain-instances';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../shared/command-runner';
-import { authenticateInstance } from '../instance-auth';
+import { InstanceAuthenticator } from '../instance-authenticator';
 import { signingSecretField } from '../signing-secret';
 import { WebhookTargetPolicy } from '../webhook-target-policy';
 import { ChangeWebhookCommand, type ChangeWebhookResult } from './change-webhook.command';
@@ -15,12 +15,16 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
     private readonly policy: WebhookTargetPolicy,
     private readonly clock: Clock,
     private readonly secrets: SecretBox,
+    private readonly auth: InstanceAuthenticator,
   ) {}
 
   async execute({ instanceId, token, webhookUrl }: ChangeWebhookCommand): Promise<ChangeWebhookResult> {
     let urlRefusal: Promise<string | null> | undefined;
+    let attempts = 0;
     const { state } = await this.runner.run(instanceStreamName(instanceId), instanceDecider, async (current) => {
-      authenticateInstance(token, current.status === 'created' ? current.tokenHash : undefined);
+      const tokenHash = current.status === 'created' ? current.tokenHash : undefined;
+      if (attempts++ === 0) this.auth.authenticate(instanceId, token, tokenHash);
+      else this.auth.check(token, tokenHash);
       // Resolved once per request, even when a concurrent change makes the runner decide again.
       urlRefusal ??= this.policy.resolutionProblem(webhookUrl);
       const refusal = await urlRefusal;

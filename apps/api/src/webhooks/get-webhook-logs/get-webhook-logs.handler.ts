@@ -1,16 +1,19 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { ReadModelsService } from '../../read-models/read-models.service';
-import { authenticateInstance } from '../instance-auth';
+import { InstanceAuthenticator } from '../instance-authenticator';
 import { GetWebhookLogsQuery, type WebhookLogsResult } from './get-webhook-logs.query';
 
 /** CONTRACT 4.8: the latest delivery attempts, newest first. */
 @QueryHandler(GetWebhookLogsQuery)
 export class GetWebhookLogsHandler implements IQueryHandler<GetWebhookLogsQuery, WebhookLogsResult> {
-  constructor(private readonly readModels: ReadModelsService) {}
+  constructor(
+    private readonly readModels: ReadModelsService,
+    private readonly auth: InstanceAuthenticator,
+  ) {}
 
   async execute({ instanceId, token, limit }: GetWebhookLogsQuery): Promise<WebhookLogsResult> {
     const models = await this.readModels.current();
-    authenticateInstance(token, models.findInstance(instanceId)?.tokenHash);
+    this.auth.authenticate(instanceId, token, models.findInstance(instanceId)?.tokenHash);
     return { attempts: models.latestAttempts(instanceId, limit) };
   }
 }

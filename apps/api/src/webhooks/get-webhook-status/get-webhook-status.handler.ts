@@ -3,7 +3,7 @@ import { SecretBox } from '@gw/application';
 import { deliveryEnabled, instanceStatus } from '@gw/domain-instances';
 import { ReadModelsService } from '../../read-models/read-models.service';
 import { Clock } from '../../shared/clock';
-import { authenticateInstance } from '../instance-auth';
+import { InstanceAuthenticator } from '../instance-authenticator';
 import { signingSecretField } from '../signing-secret';
 import { GetWebhookStatusQuery, type WebhookStatusResult } from './get-webhook-status.query';
 
@@ -13,12 +13,13 @@ export class GetWebhookStatusHandler implements IQueryHandler<GetWebhookStatusQu
     private readonly readModels: ReadModelsService,
     private readonly clock: Clock,
     private readonly secrets: SecretBox,
+    private readonly auth: InstanceAuthenticator,
   ) {}
 
   async execute({ instanceId, token }: GetWebhookStatusQuery): Promise<WebhookStatusResult> {
     const models = await this.readModels.current();
     const row = models.findInstance(instanceId);
-    authenticateInstance(token, row?.tokenHash);
+    this.auth.authenticate(instanceId, token, row?.tokenHash);
     if (!row) throw new Error('unreachable: authentication passed without an instance');
     const now = this.clock.now();
     return {

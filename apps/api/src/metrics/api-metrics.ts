@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { RateLimits } from '../rate-limits/rate-limits';
+
+/** The API's Prometheus metrics: the process's own (memory, event loop, GC) and what the rate
+ * limiter holds, whose memory is bounded in bytes (CONTRACT section 2). */
+@Injectable()
+export class ApiMetrics {
+  readonly registry = new Registry();
+
+  constructor(limits: RateLimits) {
+    collectDefaultMetrics({ register: this.registry });
+    const usage = () => limits.usage();
+    new Gauge({
+      name: 'gw_rate_limit_keys',
+      help: 'Keys the rate limiter holds a bucket for, by limit (account, instance, source).',
+      labelNames: ['limit'],
+      registers: [this.registry],
+      collect() {
+        for (const [limit, held] of Object.entries(usage())) this.set({ limit }, held.keys);
+      },
+    });
+    new Gauge({
+      name: 'gw_rate_limit_bytes',
+      help: 'Estimated bytes the rate limiter holds, by limit; bounded whatever requests carry.',
+      labelNames: ['limit'],
+      registers: [this.registry],
+      collect() {
+        for (const [limit, held] of Object.entries(usage())) this.set({ limit }, held.bytes);
+      },
+    });
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { Codes } from '@gw/contract';
+import { secretMatches } from '@gw/application';
+import { RequestRefused } from '../http/contract-error';
+import { RateLimits } from '../rate-limits/rate-limits';
+
+/**
+ * Stage 2 for instance operations: the token must match the instance's; failures never say which,
+ * and an unknown instance costs the same hash and comparison as a wrong token. A request that
+ * authenticated spends its instance's rate-limit budget.
+ */
+@Injectable()
+export class InstanceAuthenticator {
+  constructor(private readonly limits: RateLimits) {}
+
+  /** Refuses with 0006 unless `token` matches `tokenHash` (or with 0010 when over budget). */
+  authenticate(instanceId: string, token: string, tokenHash: string | undefined): void {
+    this.check(token, tokenHash);
+    this.limits.spendInstance(instanceId);
+  }
+
+  /** The check alone, for a command that decides again after a concurrent change: the request has
+   * spent its budget once already. */
+  check(token: string, tokenHash: string | undefined): void {
+    if (!secretMatches(token, tokenHash)) {
+      throw new RequestRefused([{ code: Codes.InstanceAuthFailed, message: 'unknown instanceid or wrong token' }]);
+    }
+  }
+}

@@ -1,0 +1,3 @@
+export * from './listener';
+export * from './routing';
+export * from './send-json';
