@@ -1,21 +1,17 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { SecretBox } from '@gw/application';
-import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { AppConfig } from '@gw/config';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import { AccountAuthenticator } from './accounts/account-authenticator';
-import { ContractExceptionFilter } from './http/contract-exception.filter';
-import { ContractValidationPipe } from './http/contract-params';
+import { Dispatcher } from './http/dispatcher';
+import { FailureAnswers } from './http/failure-answers';
 import { CreateInstanceHandler } from './instances/create-instance/create-instance.handler';
-import { InstancesController } from './instances/instances.controller';
 import { ListInstancesHandler } from './instances/list-instances/list-instances.handler';
 import { RenewInstanceHandler } from './instances/renew-instance/renew-instance.handler';
-import { IngestController } from './ingest/ingest.controller';
 import { RecordInboundHandler } from './ingest/record-inbound.handler';
 import { ApiMetrics } from './metrics/api-metrics';
-import { MetricsController } from './metrics/metrics.controller';
 import { RateLimits } from './rate-limits/rate-limits';
 import { ReadModelsService } from './read-models/read-models.service';
 import { GetWebhookLogsHandler } from './webhooks/get-webhook-logs/get-webhook-logs.handler';
@@ -27,27 +23,27 @@ import { GetWebhookStatusHandler } from './webhooks/get-webhook-status/get-webho
 import { InstanceAuthenticator } from './webhooks/instance-authenticator';
 import { WebhookTargetPolicy } from './webhooks/webhook-target-policy';
 import { WebhookUrlFormConstraint } from './webhooks/webhook-url-form.constraint';
-import { WebhooksController } from './webhooks/webhooks.controller';
 
 const CommandHandlers = [CreateInstanceHandler, RenewInstanceHandler, ChangeWebhookHandler, RecordInboundHandler];
 const QueryHandlers = [ListInstancesHandler, GetWebhookStatusHandler, GetWebhookLogsHandler];
 
-/** Both HTTP hosts of the API. The store and logger are made outside, so that main.ts owns their
- * lifecycle and the same store can serve other modules of the process. */
+/** The API's application: handlers, read models, limits, and the dispatcher the HTTP pipeline
+ * uses. The store and logger are made outside, so that main.ts owns their lifecycle and the same
+ * store can serve other modules of the process. */
 @Module({})
 export class AppModule {
   static register(deps: { config: AppConfig; store: EventStore; logger: Logger }): DynamicModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot()],
-      controllers: [InstancesController, WebhooksController, IngestController, MetricsController],
       providers: [
         { provide: APP_CONFIG, useValue: deps.config },
         { provide: EVENT_STORE, useValue: deps.store },
         { provide: LOGGER, useValue: deps.logger },
         { provide: SecretBox, useValue: new SecretBox(deps.config.secretsKey) },
-        { provide: APP_FILTER, useClass: ContractExceptionFilter },
         RateLimits,
+        FailureAnswers,
+        Dispatcher,
         ApiMetrics,
         Clock,
         CommandRunner,
@@ -56,7 +52,6 @@ export class AppModule {
         InstanceAuthenticator,
         WebhookTargetPolicy,
         WebhookUrlFormConstraint,
-        ContractValidationPipe,
         ...CommandHandlers,
         ...QueryHandlers,
       ],

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import type { RequestListener } from 'node:http';
 import { useContainer } from 'class-validator';
 import { loadConfigOrExit, startOrExit, stopGracefullyOnSignal } from '@gw/config';
 import { openEventStore } from '@gw/event-store';
@@ -8,6 +7,7 @@ import { createLogger } from '@gw/logging';
 import { AppModule } from './app.module';
 import { ensureDemoAccount } from './demo-account';
 import { bearerAuthorizer } from './http/bearer-authorizer';
+import { Dispatcher } from './http/dispatcher';
 import { closeListeners } from '@gw/http-listener';
 import { listenOnHosts } from './http/http-listeners';
 import { RateLimits } from './rate-limits/rate-limits';
@@ -22,8 +22,9 @@ async function main(): Promise<void> {
     lockTimeoutMs: config.storeLockTimeoutMs,
     onWarning: (message, fields) => logger.warn(message, fields),
   });
-  const app = await NestFactory.create(AppModule.register({ config, store, logger }), {
-    bodyParser: false,
+  // An application context, not an HTTP app: the project's own transport routes each request once
+  // and hands it to the dispatcher, which runs the handler resolved from this container.
+  const app = await NestFactory.createApplicationContext(AppModule.register({ config, store, logger }), {
     abortOnError: false,
     logger: new NestJsonLogger(logger),
   });
@@ -34,12 +35,6 @@ async function main(): Promise<void> {
   await app.get(ReadModelsService).start();
   if (config.demoAccount) await ensureDemoAccount(config, store, logger);
 
-  const express = app.getHttpAdapter().getInstance() as RequestListener & { set(name: string, value: unknown): void; disable(name: string): void };
-  // Answers are never cached or made conditional: a GET such as newInstance changes state and its
-  // answer is the only place its token is shown, so a 304 would lose it.
-  express.set('etag', false);
-  express.disable('x-powered-by');
-  const handler: RequestListener = express;
   const limits = app.get(RateLimits);
   const bySource = { sourceWait: (source: string) => limits.sourceWait(source), failed: (source: string) => limits.failed(source) };
   const listeners = await listenOnHosts(
@@ -49,7 +44,7 @@ async function main(): Promise<void> {
       // Never exposed by accident: the internal host binds INTERNAL_HOST (CONTRACT section 1).
       { host: 'internal', port: config.internalPort, address: config.internalHost, options: { ...bySource, authorize: bearerAuthorizer(config.internalToken) } },
     ],
-    handler,
+    app.get(Dispatcher),
     logger,
   );
   logger.info('ready', { ports: Object.fromEntries(listeners.map((l) => [l.name, l.port])), mode: config.mode });

@@ -4,7 +4,7 @@ export type RouteTable = Record<string, readonly string[]>;
 
 /** Where a request goes: to an operation, or a routing failure (404 or 405 with `Allow`). */
 export type RouteDecision =
-  | { kind: 'operation'; path: string }
+  | { kind: 'operation'; path: string; pattern: string }
   | { kind: 'not-found' }
   | { kind: 'method-not-allowed'; allow: string };
 
@@ -20,5 +20,5 @@ export function routeIn(routes: RouteTable, method: string, path: string): Route
   if (!pattern) return { kind: 'not-found' };
   const methods = routes[pattern];
   if (!methods.includes(method)) return { kind: 'method-not-allowed', allow: methods.join(', ') };
-  return { kind: 'operation', path };
+  return { kind: 'operation', path, pattern };
 }

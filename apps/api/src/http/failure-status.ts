@@ -1,5 +1,5 @@
 import { Codes, type Violation } from '@gw/contract';
-import type { HostName } from './routes';
+import type { HostName } from './operations';
 
 /**
  * The HTTP status of a failure envelope. The public hosts answer refusals with 200 (CONTRACT
@@ -14,10 +14,4 @@ export function failureStatus(host: HostName, violations: readonly Violation[], 
   if (codes.has(Codes.Unavailable) || codes.has(Codes.ConcurrentChange)) return 503;
   if (codes.has(Codes.NoSuchInstance)) return 404;
   return 400;
-}
-
-/** Which host a request that reached Nest came in on (the listener prefixes its path). */
-export function hostOfRoutedUrl(url: string | undefined): HostName {
-  const first = (url ?? '').split('/')[1];
-  return first === 'account' || first === 'internal' ? first : 'instance';
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { Codes, failureEnvelope } from '@gw/contract';
 import { sendJson, startListener, type Listener } from '@gw/http-listener';
 import { redactUrl, type Logger } from '@gw/logging';
-import type { ContractRequest } from './contract-params';
+import type { Dispatcher } from './dispatcher';
 import { parseBody, parseQuery, readBody, UnreadableBody } from './request-params';
 import { failureStatus } from './failure-status';
 import { ROUTES, routeRequest, type HostName } from './routes';
@@ -19,11 +19,12 @@ export interface HostOptions {
 }
 
 /**
- * The transport in front of Nest, one server per host of CONTRACT section 1: routing failures
- * (404/405), `/healthz`, reading and parsing the body, and the request log. Operations reach Nest
- * under `/{host}/...`, so each host only ever sees its own operations.
+ * The API's one HTTP pipeline, a server per host of CONTRACT section 1: routing once (404, 405 with
+ * `Allow`, CORS preflights), `/healthz`, per-source limits, the ingest host's bearer token, reading
+ * and parsing the body, the request log; then the dispatcher runs the operation. Each host only
+ * ever routes to its own operations.
  */
-export function createHostHandler(host: HostName, app: RequestListener, logger: Logger, options: HostOptions = {}): RequestListener {
+export function createHostHandler(host: HostName, dispatcher: Dispatcher, logger: Logger, options: HostOptions = {}): RequestListener {
   return (req, res) => {
     const started = process.hrtime.bigint();
     const rawUrl = req.url ?? '/';
@@ -39,7 +40,7 @@ export function createHostHandler(host: HostName, app: RequestListener, logger: 
     // Every answer of the instance host may be read cross-origin (CONTRACT section 2); no cookies
     // are involved, so no credentialed CORS.
     if (host === 'instance') res.setHeader('access-control-allow-origin', '*');
-    void handle(host, app, req, res, rawUrl, options).catch((error: unknown) => {
+    void handle(host, dispatcher, req, res, rawUrl, options).catch((error: unknown) => {
       // A client that went away mid-request is routine, not a fault of ours.
       if (req.destroyed || (error as { code?: string }).code === 'ECONNRESET') {
         logger.info('client went away', { host, path: redactUrl(rawUrl) });
@@ -55,7 +56,7 @@ export function createHostHandler(host: HostName, app: RequestListener, logger: 
 
 async function handle(
   host: HostName,
-  app: RequestListener,
+  dispatcher: Dispatcher,
   req: IncomingMessage,
   res: ServerResponse,
   rawUrl: string,
@@ -135,10 +136,7 @@ async function handle(
   }
   // The ingest host takes its parameters from the JSON body and the path only.
   const query = host === 'internal' ? new Map<string, unknown[]>() : parseQuery(search);
-  (req as IncomingMessage & ContractRequest).contractParams = { query, body };
-  req.url = `/${host}${path}`;
-  res.setHeader('cache-control', 'no-store');
-  app(req, res);
+  await dispatcher.dispatch(host, route.pattern, path, { query, body }, req, res);
 }
 
 function decodable(path: string): boolean {
@@ -153,12 +151,12 @@ function decodable(path: string): boolean {
 /** Starts one listener per host and resolves once all of them listen. */
 export function listenOnHosts(
   hosts: Array<{ host: HostName; port: number; address: string; options?: HostOptions }>,
-  app: RequestListener,
+  dispatcher: Dispatcher,
   logger: Logger,
 ): Promise<Listener[]> {
   return Promise.all(
     hosts.map(({ host, port, address, options }) =>
-      startListener({ name: host, port, address, routes: ROUTES[host], handler: createHostHandler(host, app, logger, options) }, logger),
+      startListener({ name: host, port, address, routes: ROUTES[host], handler: createHostHandler(host, dispatcher, logger, options) }, logger),
     ),
   );
 }

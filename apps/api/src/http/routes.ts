@@ -1,33 +1,9 @@
-import { routeIn, type RouteDecision, type RouteTable } from '@gw/http-listener';
+import { routeIn, type RouteDecision } from '@gw/http-listener';
+import { ROUTES, type HostName } from './operations';
 
-/** The hosts of CONTRACT section 1 and the operations each one takes, by path and method. */
-export type HostName = 'account' | 'instance' | 'internal';
+export { ROUTES, type HostName };
 
-/** Paths by host; a segment written `:name` matches any one non-empty segment. */
-export const ROUTES: Record<HostName, RouteTable> = {
-  account: {
-    '/newInstance': ['GET'],
-    '/renewInstance': ['GET'],
-    '/listInstances': ['GET'],
-    '/webhook': ['GET'],
-    '/healthz': ['GET', 'HEAD'],
-  },
-  instance: {
-    '/webhook': ['GET', 'POST'],
-    '/getWebhookStatus': ['GET', 'POST'],
-    '/getWebhookLogs': ['GET', 'POST'],
-    '/healthz': ['GET', 'HEAD'],
-  },
-  internal: {
-    '/instances/:instanceid/messages': ['POST'],
-    '/instances/:instanceid/acks': ['POST'],
-    '/metrics': ['GET'],
-    '/healthz': ['GET', 'HEAD'],
-  },
-};
-
+/** Where a request to `host` goes: an operation, or a routing failure (404, or 405 with `Allow`). */
 export function routeRequest(host: HostName, method: string, path: string): RouteDecision {
-  // Operations take no HEAD: several GET operations change state (newInstance creates an instance
-  // whose token only the answer's body shows), so a HEAD must not run them.
   return routeIn(ROUTES[host], method, path);
 }

@@ -1,45 +1,42 @@
-import { Catch, HttpException, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConflictRetriesExhausted } from '@gw/application';
 import { Codes, failureEnvelope, type Violation } from '@gw/contract';
 import { DomainRefusal } from '@gw/domain-core';
-import { sendJson } from '@gw/http-listener';
 import { EventStoreUnavailableError } from '@gw/event-store';
+import { sendJson } from '@gw/http-listener';
 import type { Logger } from '@gw/logging';
 import { ReadModelLagError } from '@gw/projections';
-import { LOGGER } from '../shared/tokens';
 import { RateLimited } from '../rate-limits/rate-limited';
 import { RateLimits } from '../rate-limits/rate-limits';
+import { LOGGER } from '../shared/tokens';
 import { RequestRefused } from './contract-error';
-import { failureStatus, hostOfRoutedUrl } from './failure-status';
+import { failureStatus } from './failure-status';
+import type { HostName } from './operations';
 
 /**
  * The one place where errors become the contract's failure envelope. Refusals are answered with
- * HTTP 200 and their codes; an outage with 0011 and a lasting conflict with 0012. Anything else is
- * a bug: it is logged in full and answered with a bare envelope, never a stack trace.
+ * their codes; an outage with 0011 and a lasting conflict with 0012. Anything else is a bug: it is
+ * logged in full and answered with a bare envelope, never a stack trace.
  */
-@Catch()
-export class ContractExceptionFilter implements ExceptionFilter {
+@Injectable()
+export class FailureAnswers {
   constructor(
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly limits: RateLimits,
   ) {}
 
-  catch(error: unknown, host: ArgumentsHost): void {
-    const http = host.switchToHttp();
-    const res = http.getResponse<ServerResponse>();
-    const req = http.getRequest<IncomingMessage>();
-    const onHost = hostOfRoutedUrl(req.url);
+  send(error: unknown, host: HostName, req: IncomingMessage, res: ServerResponse): void {
     // Stage 1 and 2 refusals (form, authentication) spend the source's budget on the public hosts;
     // the ingest host counts only wrong bearer tokens, which its listener handles.
-    if (error instanceof RequestRefused && onHost !== 'internal') this.limits.failed(req.socket.remoteAddress ?? '');
+    if (error instanceof RequestRefused && host !== 'internal') this.limits.failed(req.socket.remoteAddress ?? '');
     const { status, violations } = this.classify(error);
     if (res.headersSent) {
       res.destroy();
       return;
     }
     const headers = error instanceof RateLimited ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
-    sendJson(res, status === 200 ? failureStatus(onHost, violations) : status, failureEnvelope(violations), headers);
+    sendJson(res, status === 200 ? failureStatus(host, violations) : status, failureEnvelope(violations), headers);
   }
 
   private classify(error: unknown): { status: number; violations: readonly Violation[] } {
@@ -59,13 +56,6 @@ export class ContractExceptionFilter implements ExceptionFilter {
         status: 200,
         violations: [{ code: Codes.Unavailable, message: 'the service is temporarily unavailable; retry the request' }],
       };
-    }
-    if (error instanceof HttpException && error.getStatus() === 404) {
-      return { status: 404, violations: [{ code: Codes.UnknownOperation, message: 'unknown operation' }] };
-    }
-    if (error instanceof HttpException && error.getStatus() < 500) {
-      // The framework refused the request itself (say, a path it cannot decode): the request's fault.
-      return { status: 200, violations: [{ code: Codes.MalformedParameter, message: 'the request is malformed' }] };
     }
     this.logger.error('unexpected error while handling a request', { error });
     return {
