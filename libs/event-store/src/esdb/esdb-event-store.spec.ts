@@ -19,7 +19,7 @@ function harness(name: string, connectionString: () => string): EventStoreContra
       return {
         store: open(),
         openAnother: async () => open(),
-        spawnAppender: (streamPrefix) => spawnAppender(connectionString(), streamPrefix),
+        spawnAppender: (streamPrefix, concurrency) => spawnAppender(connectionString(), streamPrefix, concurrency),
         cleanup: async () => {
           await Promise.all(stores.map((s) => s.close()));
         },

@@ -25,7 +25,8 @@ eventStoreContractSuite({
         others.push(other);
         return other;
       },
-      spawnAppender: (streamPrefix) => spawnAppender(file, streamPrefix),
+      spawnAppender: (streamPrefix, concurrency) => spawnAppender(file, streamPrefix, concurrency),
+      commits: (s) => (s as SqliteEventStore).writeStats.commits,
       async cleanup() {
         await Promise.all([store, ...others].map((s) => s.close()));
         rmSync(dir, { recursive: true, force: true });

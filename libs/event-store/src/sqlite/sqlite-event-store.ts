@@ -33,6 +33,16 @@ export interface SqliteEventStoreOptions {
 
 const APPENDED = 'appended';
 
+/** An append waiting for its group to be committed. */
+interface PendingAppend {
+  streamName: string;
+  events: readonly EventToAppend[];
+  expected: ExpectedRevision;
+  recordedAt: string;
+  resolve(result: AppendResult): void;
+  reject(error: unknown): void;
+}
+
 /**
  * The embedded adapter: SQLite in WAL mode with `synchronous=FULL`, so that an append that returned
  * survives a process kill or power loss, and other processes on the machine can share the file.
@@ -46,6 +56,13 @@ export class SqliteEventStore implements EventStore {
   private readonly now: () => Date;
   private readonly statements;
   private readonly filteredReads = new Map<string, Database.Statement>();
+  private readonly appendOne: (append: PendingAppend) => AppendResult;
+  private pending: PendingAppend[] = [];
+  private committing = false;
+  private commitLoop: Promise<void> = Promise.resolve();
+  private closing = false;
+  private appendCount = 0;
+  private commitCount = 0;
   private closed = false;
 
   constructor(options: SqliteEventStoreOptions) {
@@ -78,16 +95,75 @@ export class SqliteEventStore implements EventStore {
       lastOfStream: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1'),
       head: this.db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events'),
     };
+    // Called inside the group's transaction, better-sqlite3 wraps each call in a SAVEPOINT.
+    this.appendOne = this.db.transaction((append: PendingAppend) =>
+      this.appendInTransaction(append.streamName, append.events, append.expected, append.recordedAt),
+    );
   }
 
-  async append(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
-    if (events.length === 0) throw new Error('append needs at least one event');
-    const recordedAt = this.now().toISOString();
-    const result = await this.withLockRetry(() =>
-      this.db.transaction(() => this.appendInTransaction(streamName, events, expected, recordedAt)).immediate(),
-    );
-    this.signals.emit(APPENDED);
-    return result;
+  /**
+   * Appends are committed in groups: every append that arrives while a group is being committed (or
+   * waits for another process's lock) joins the next group, written in one transaction with one
+   * fsync. Each append keeps its own expected-revision check (a conflict fails only that append) and
+   * resolves only once its group is durable.
+   */
+  append(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
+    if (this.closed || this.closing) return Promise.reject(new EventStoreUnavailableError('embedded store is closed'));
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.pending.push({ streamName, events, expected, recordedAt: this.now().toISOString(), resolve, reject });
+      if (!this.committing) {
+        this.committing = true;
+        // The group is cut on the next turn of the event loop, so that every append made by the
+        // requests read in this turn joins it.
+        this.commitLoop = new Promise<void>((next) => setImmediate(next)).then(() => this.commitPending());
+      }
+    });
+  }
+
+  /** Appends and transactions committed so far by this client: group commit shows as fewer commits. */
+  get writeStats(): { appends: number; commits: number } {
+    return { appends: this.appendCount, commits: this.commitCount };
+  }
+
+  private async commitPending(): Promise<void> {
+    while (this.pending.length > 0) {
+      const group = this.pending;
+      this.pending = [];
+      let outcomes: Array<{ result: AppendResult } | { error: unknown }>;
+      try {
+        outcomes = await this.withLockRetry(() => this.commitGroup(group));
+      } catch (error) {
+        for (const append of group) append.reject(error);
+        continue;
+      }
+      this.commitCount += 1;
+      this.appendCount += group.length;
+      group.forEach((append, i) => {
+        const outcome = outcomes[i];
+        if ('result' in outcome) append.resolve(outcome.result);
+        else append.reject(outcome.error);
+      });
+      this.signals.emit(APPENDED);
+    }
+    this.committing = false;
+  }
+
+  /** One IMMEDIATE transaction for the whole group; each append in a savepoint of its own, so that a
+   * refused one leaves the others in place. */
+  private commitGroup(group: readonly PendingAppend[]): Array<{ result: AppendResult } | { error: unknown }> {
+    return this.db
+      .transaction(() =>
+        group.map((append) => {
+          try {
+            return { result: this.appendOne(append) };
+          } catch (error) {
+            if (error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError) return { error };
+            throw error;
+          }
+        }),
+      )
+      .immediate();
   }
 
   async readStream(streamName: string): Promise<RecordedEvent[]> {
@@ -143,7 +219,10 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || this.closing) return;
+    // Appends already accepted are committed (or refused) before the file is closed.
+    this.closing = true;
+    await this.commitLoop;
     this.closed = true;
     this.signals.emit(APPENDED);
     this.db.close();

@@ -12,7 +12,10 @@ export interface StoreFixture {
    * Starts another process that appends to this store one event at a time, printing each event id
    * on its own stdout line once the append has returned (see append-child.ts).
    */
-  spawnAppender(streamPrefix: string): ChildProcess;
+  spawnAppender(streamPrefix: string, concurrency?: number): ChildProcess;
+  /** Transactions the store has committed for `store`'s own appends, where the adapter counts them
+   * (the embedded store's group commit); absent where the server does the grouping. */
+  commits?(store: EventStore): number;
   cleanup(): Promise<void>;
 }
 
@@ -148,6 +151,52 @@ export function eventStoreContractSuite(harness: EventStoreContractHarness): voi
       });
     });
 
+    describe('concurrent appends (group commit)', () => {
+      it('lets exactly one of many appends made at once at one expected revision win', async () => {
+        const name = stream();
+        await store.append(name, [event()], 'no_stream');
+        const attempts = await Promise.allSettled(Array.from({ length: 20 }, () => store.append(name, [event()], 0n)));
+        expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
+        for (const a of attempts) {
+          if (a.status === 'rejected') expect(a.reason).toBeInstanceOf(WrongExpectedRevisionError);
+        }
+        expect(await store.readStream(name)).toHaveLength(2);
+      });
+
+      it('keeps every one of many appends made at once to many streams, each with its own result', async () => {
+        const commitsBefore = fixture.commits?.(store);
+        const names = Array.from({ length: 200 }, () => stream('many'));
+        const results = await Promise.all(names.map((name, i) => store.append(name, [event('Many', { i })], 'no_stream')));
+        expect(new Set(results.map((r) => r.position)).size).toBe(200);
+        for (const r of results) expect(r.nextExpectedRevision).toBe(0n);
+        const reader = await fixture.openAnother();
+        try {
+          for (const [i, name] of names.entries()) expect((await reader.readStream(name)).map((e) => e.data)).toEqual([{ i }]);
+        } finally {
+          await reader.close();
+        }
+        if (commitsBefore !== undefined) {
+          // One fsync per group, not per append.
+          expect(fixture.commits!(store) - commitsBefore).toBeLessThan(200);
+        }
+      });
+
+      it('refuses only the conflicting append of a group, and keeps the rest', async () => {
+        const taken = stream();
+        await store.append(taken, [event()], 'no_stream');
+        const fresh = [stream(), stream()];
+        const [a, conflict, b] = await Promise.allSettled([
+          store.append(fresh[0], [event()], 'no_stream'),
+          store.append(taken, [event()], 'no_stream'),
+          store.append(fresh[1], [event()], 'no_stream'),
+        ]);
+        expect([a.status, conflict.status, b.status]).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+        expect((conflict as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+        expect(await store.readStream(taken)).toHaveLength(1);
+        for (const name of fresh) expect(await store.readStream(name)).toHaveLength(1);
+      });
+    });
+
     describe('idempotent appends', () => {
       it('stores an event id once when the same append is retried', async () => {
         const name = stream();
@@ -191,19 +240,21 @@ export function eventStoreContractSuite(harness: EventStoreContractHarness): voi
     });
 
     describe('durability', () => {
-      it('keeps every acknowledged append when the writing process is killed with SIGKILL', async () => {
-        const child = fixture.spawnAppender(`crash${randomUUID().slice(0, 8)}`);
+      /** Runs an appender child until it acknowledged `count` appends, kills it with SIGKILL, and
+       * returns the acknowledged event ids that the store does not have. */
+      async function lostAfterKill(concurrency: number, count: number): Promise<string[]> {
+        const child = fixture.spawnAppender(`crash${randomUUID().slice(0, 8)}`, concurrency);
         const acked: string[] = [];
         let buffered = '';
         await new Promise<void>((done, fail) => {
           child.on('error', fail);
-          child.on('exit', (code) => (acked.length < 200 ? fail(new Error(`appender exited early (${code})`)) : undefined));
+          child.on('exit', (code) => (acked.length < count ? fail(new Error(`appender exited early (${code})`)) : undefined));
           child.stdout!.on('data', (chunk: Buffer) => {
             buffered += chunk.toString();
             const lines = buffered.split('\n');
             buffered = lines.pop() ?? '';
             acked.push(...lines);
-            if (acked.length >= 200) {
+            if (acked.length >= count) {
               child.kill('SIGKILL');
               done();
             }
@@ -211,8 +262,21 @@ export function eventStoreContractSuite(harness: EventStoreContractHarness): voi
         });
         await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r)));
         const reader = await fixture.openAnother();
-        const stored = new Set((await reader.readAll()).map((e) => e.id));
-        expect(acked.filter((id) => !stored.has(id))).toEqual([]);
+        try {
+          const stored = new Set((await reader.readAll()).map((e) => e.id));
+          return acked.filter((id) => !stored.has(id));
+        } finally {
+          await reader.close();
+        }
+      }
+
+      it('keeps every acknowledged append when the writing process is killed with SIGKILL', async () => {
+        expect(await lostAfterKill(1, 200)).toEqual([]);
+      });
+
+      it('keeps every acknowledged append when the process is killed in the middle of a group', async () => {
+        // 32 appends in flight at once: the kill lands while groups are being committed.
+        expect(await lostAfterKill(32, 2000)).toEqual([]);
       });
     });
 
