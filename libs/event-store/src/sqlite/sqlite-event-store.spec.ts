@@ -36,6 +36,23 @@ eventStoreContractSuite({
 });
 
 describe('embedded SQLite store', () => {
+  it("sees another connection's commit in the head at once, and its own without reading the file", async () => {
+    const { dir, file } = tempFile();
+    const a = new SqliteEventStore({ file });
+    const b = new SqliteEventStore({ file });
+    try {
+      expect(await a.headPosition()).toBe(0n);
+      const fromB = await b.append('s-1', [{ id: 'e1', type: 'T', data: {} }], 'no_stream');
+      expect(await a.headPosition()).toBe(fromB.position);
+      const fromA = await a.append('s-2', [{ id: 'e2', type: 'T', data: {} }], 'no_stream');
+      expect(await a.headPosition()).toBe(fromA.position);
+      expect(await b.headPosition()).toBe(fromA.position);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses an event id already stored in another stream (ids are unique in the whole log here)', async () => {
     const { dir, file } = tempFile();
     const store = new SqliteEventStore({ file });

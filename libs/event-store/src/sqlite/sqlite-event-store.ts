@@ -63,6 +63,9 @@ export class SqliteEventStore implements EventStore {
   private closing = false;
   private appendCount = 0;
   private commitCount = 0;
+  /** The head as last seen, and the data version it was seen at (-1: never looked). */
+  private head = 0n;
+  private seenDataVersion = -1;
   private closed = false;
 
   constructor(options: SqliteEventStoreOptions) {
@@ -94,6 +97,7 @@ export class SqliteEventStore implements EventStore {
       readStream: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision'),
       lastOfStream: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1'),
       head: this.db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events'),
+      dataVersion: this.db.prepare('PRAGMA data_version').pluck().safeIntegers(false),
     };
     // Called inside the group's transaction, better-sqlite3 wraps each call in a SAVEPOINT.
     this.appendOne = this.db.transaction((append: PendingAppend) =>
@@ -139,6 +143,7 @@ export class SqliteEventStore implements EventStore {
       }
       this.commitCount += 1;
       this.appendCount += group.length;
+      for (const outcome of outcomes) if ('result' in outcome && outcome.result.position > this.head) this.head = outcome.result.position;
       group.forEach((append, i) => {
         const outcome = outcomes[i];
         if ('result' in outcome) append.resolve(outcome.result);
@@ -183,8 +188,21 @@ export class SqliteEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
+  /**
+   * The log's head, read from SQLite only when another connection has committed since the last look
+   * (`PRAGMA data_version` tells, cheaply); this client's own commits move the head in memory. Every
+   * query waits for the head (CONTRACT 4.7), so this is on the hot path of every read.
+   */
   async headPosition(): Promise<bigint> {
-    return this.withLockRetry(() => this.statements.head.get()?.head ?? 0n);
+    return this.withLockRetry(() => {
+      const version = this.statements.dataVersion.get() as number;
+      if (version !== this.seenDataVersion) {
+        const stored = this.statements.head.get()?.head ?? 0n;
+        if (stored > this.head) this.head = stored;
+        this.seenDataVersion = version;
+      }
+      return this.head;
+    });
   }
 
   /** Polling adapter: a hint that new events may be there makes live subscriptions look at once. */
