@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { scenarioA } from './scenarios/api-read';
-import { scenarioB, scenarioC } from './scenarios/api-writes';
+import { scenarioB, scenarioC, scenarioH } from './scenarios/api-writes';
 import { scenarioF } from './scenarios/memory';
 import { scenarioD } from './scenarios/notifier';
 import { scenarioE } from './scenarios/replay';
@@ -21,6 +21,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   d: scenarioD,
   e: scenarioE,
   f: scenarioF,
+  h: scenarioH,
 };
 
 function parseArgs(argv: string[]) {

@@ -49,7 +49,7 @@ export async function scenarioA(ctx: BenchContext): Promise<ScenarioResult> {
     figures: [
       figure('a.rps', 'requests/s', '', api.rps, baseline.rps, { on: 'ratio', op: '>=', target: 0.5 }),
       figure('a.p50', 'p50 latency', 'ms', api.p50, baseline.p50),
-      figure('a.p99', 'p99 latency', 'ms', api.p99, baseline.p99),
+      figure('a.p99', 'p99 latency', 'ms', api.p99, baseline.p99, { on: 'value', op: '<=', target: 10 }),
     ],
     raw: { api, baseline, answerBytes: Buffer.byteLength(answer), connections: ctx.sizes.connections },
     seconds: (performance.now() - started) / 1000,

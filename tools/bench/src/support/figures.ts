@@ -3,7 +3,7 @@
 export interface Goal {
   /** The goal is on the ratio to the baseline, or on the value itself. */
   on: 'ratio' | 'value';
-  op: '>=' | '<';
+  op: '>=' | '<' | '<=';
   target: number;
 }
 
@@ -36,12 +36,17 @@ export interface ScenarioResult {
 export function figure(key: string, label: string, unit: string, value: number, baseline?: number, goal?: Goal): Figure {
   const ratio = baseline === undefined || baseline === 0 ? undefined : value / baseline;
   const judged = goal?.on === 'ratio' ? ratio : value;
-  const met = goal && judged !== undefined ? (goal.op === '>=' ? judged >= goal.target : judged < goal.target) : undefined;
+  const met = goal && judged !== undefined ? meets(goal, judged) : undefined;
   return { key, label, unit, value, ...(baseline === undefined ? {} : { baseline }), ...(ratio === undefined ? {} : { ratio }), ...(goal ? { goal, met } : {}) };
 }
 
 export function goalText(goal: Goal): string {
-  return `${goal.on === 'ratio' ? 'ratio ' : ''}${goal.op === '>=' ? '≥' : '<'} ${goal.target.toLocaleString('en-US')}`;
+  return `${goal.on === 'ratio' ? 'ratio ' : ''}${{ '>=': '≥', '<': '<', '<=': '≤' }[goal.op]} ${goal.target.toLocaleString('en-US')}`;
+}
+
+/** Whether `judged` (a ratio or a value, as the goal says) meets the goal. */
+export function meets(goal: Goal, judged: number): boolean {
+  return goal.op === '>=' ? judged >= goal.target : goal.op === '<=' ? judged <= goal.target : judged < goal.target;
 }
 
 /** Nearest-rank percentile of unsorted samples; NaN when there are none. */

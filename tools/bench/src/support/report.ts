@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { goalText, median, type Figure, type Goal, type ScenarioResult } from './figures';
+import { goalText, median, meets, type Figure, type Goal, type ScenarioResult } from './figures';
 import { ROOT } from './paths';
 
 export interface Spread {
@@ -68,7 +68,7 @@ export function summarize(runs: ScenarioResult[][]): SummaryRow[] {
     const ratio = pick((f) => f.ratio);
     const goal = first.goal;
     const judged = goal?.on === 'ratio' ? ratio?.median : value.median;
-    const met = goal && judged !== undefined ? (goal.op === '>=' ? judged >= goal.target : judged < goal.target) : undefined;
+    const met = goal && judged !== undefined ? meets(goal, judged) : undefined;
     return { key, scenario, label: first.label, unit: first.unit, value, ...(baseline ? { baseline } : {}), ...(ratio ? { ratio } : {}), ...(goal ? { goal, met } : {}) };
   });
 }
