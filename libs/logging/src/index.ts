@@ -1,2 +1,3 @@
 export * from './logger';
 export * from './redact';
+export * from './line-writers';

@@ -1,3 +1,4 @@
+import { stdoutLineWriter, type LineWriter } from './line-writers';
 import { redactFields } from './redact';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -11,12 +12,9 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
 }
 
-/** One JSON object per line on stdout; fields under secret-looking keys are redacted. */
-export function createLogger(
-  level: LogLevel,
-  base: Record<string, unknown> = {},
-  write: (line: string) => void = (line) => process.stdout.write(line),
-): Logger {
+/** One JSON object per line on stdout; fields under secret-looking keys are redacted. A line that
+ * cannot be written (stdout is a file on a full disk) is lost, never the process (line-writers.ts). */
+export function createLogger(level: LogLevel, base: Record<string, unknown> = {}, write: LineWriter = stdoutLineWriter()): Logger {
   const safeBase = redactFields(base) as Record<string, unknown>;
   const emit = (at: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (RANK[at] < RANK[level]) return;
