@@ -1,4 +1,4 @@
-import { getMetadataStorage, validate, type ValidationError } from 'class-validator';
+import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 import { Codes, type ErrorCode, type Violation } from '@gw/contract';
 import { RequestRefused } from './contract-error';
 import { mergeParams, type RequestParams } from './request-params';
@@ -9,11 +9,12 @@ const namesByDto = new Map<new () => object, string[]>();
  * Checks a request's parameters against an operation's DTO class (stage 1 of CONTRACT section 2):
  * every problem is reported at once, one per parameter, with its code. Returns the filled DTO.
  */
-export async function checkParams<Dto extends object>(dtoClass: new () => Dto, params: RequestParams): Promise<Dto> {
+export function checkParams<Dto extends object>(dtoClass: new () => Dto, params: RequestParams): Dto {
   const names = parameterNames(dtoClass);
   const { values, repeated } = mergeParams(params, names);
   const dto = Object.assign(new dtoClass(), values);
-  const errors = await validate(dto, { stopAtFirstError: true, forbidUnknownValues: false });
+  // Every rule is synchronous; validateSync spares a promise per rule on the hot path.
+  const errors = validateSync(dto, { stopAtFirstError: true, forbidUnknownValues: false });
   if (errors.length === 0 && repeated.length === 0) return dto;
   const byName = new Map(errors.map((e) => [e.property, e]));
   const violations: Violation[] = [];

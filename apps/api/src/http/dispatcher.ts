@@ -53,7 +53,7 @@ export class Dispatcher implements OnModuleInit {
       const bound = this.bound.get(`${host} ${pattern}`);
       if (!bound) throw new Error(`no operation at ${host} ${pattern}`);
       const { operation, handler } = bound;
-      const dto = await checkParams(operation.dto, params);
+      const dto = checkParams(operation.dto, params);
       const result = await handler.execute(operation.message(dto, this.pathParams(bound, path)));
       sendJson(res, operation.status, { success: true, ...(result as object) });
     } catch (error) {

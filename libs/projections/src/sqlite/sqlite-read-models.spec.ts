@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import type { InstanceEvent } from '@gw/domain-instances';
 import { SqliteEventStore, type RecordedEvent } from '@gw/event-store';
 import { createLogger } from '@gw/logging';
@@ -43,6 +44,19 @@ describe('SQLite read models', () => {
     models.apply(events, 2n);
     expect(models.allInstances()).toEqual(once);
     expect(once).toEqual([expect.objectContaining({ instanceId: 'a', webhookUrl: 'https://x.example/1', webhookOn: true, revision: 1n })]);
+    models.close();
+  });
+
+  it('answers a lookup after each change with the changed row, never a remembered one', () => {
+    const models = new SqliteReadModels(join(dir, 'rm.sqlite'));
+    const events = recorded([created('a'), set('a', 'https://x.example/1'), set('a', 'https://x.example/2')], 'a', 1n);
+    models.apply(events.slice(0, 1), 1n);
+    expect(models.findInstance('a')?.webhookUrl).toBe('');
+    models.apply(events.slice(1, 2), 2n);
+    expect(models.findInstance('a')?.webhookUrl).toBe('https://x.example/1');
+    models.apply(events.slice(2), 3n);
+    expect(models.findInstance('a')).toEqual(expect.objectContaining({ webhookUrl: 'https://x.example/2', revision: 2n }));
+    expect(models.findInstance('nobody')).toBeUndefined();
     models.close();
   });
 
@@ -116,4 +130,35 @@ describe('projection runner', () => {
     models.close();
     await store.close();
   });
+
+  it('goes on retrying while its own file cannot grow (a full disk), and catches up by itself once it can', async () => {
+    const store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), pollIntervalMs: 10 });
+    const models = new SqliteReadModels(join(dir, 'rm.sqlite'));
+    const lines: string[] = [];
+    const runner = new ProjectionRunner(store, models, createLogger('warn', {}, (line) => lines.push(line)), {
+      streamNamePrefixes: PROJECTED_STREAM_PREFIXES,
+      retryDelayMs: 20,
+    });
+    try {
+      runner.start();
+      await runner.ready;
+      // SQLite's page limit fails a write exactly as a full disk does: SQLITE_FULL, transaction rolled back.
+      const db = models['db'] as Database.Database;
+      db.pragma(`max_page_count = ${Number(db.pragma('page_count', { simple: true }))}`);
+      await appendHistory(store, 100);
+      const head = await store.headPosition();
+      await expect(runner.waitFor(head, 300)).rejects.toBeInstanceOf(ReadModelLagError);
+      expect(lines.filter((line) => line.includes('SQLITE_FULL')).length).toBeGreaterThan(1);
+
+      db.pragma('max_page_count = 1073741823');
+      await runner.waitFor(head, 5000);
+      expect(models.allInstances()).toHaveLength(100);
+      expect(models.checkpoint()).toBe(head);
+    } finally {
+      await runner.stop();
+      models.close();
+      await store.close();
+    }
+  });
+
 });

@@ -35,6 +35,9 @@ CREATE TABLE IF NOT EXISTS delivery_attempts (
 CREATE INDEX IF NOT EXISTS attempts_by_instance ON delivery_attempts (instance_id, position);
 `;
 
+/** Instance rows kept in memory for lookups by id (about half a KiB each). */
+const CACHED_ROWS = 20_000;
+
 /** Attempts kept per instance for getWebhookLogs, which shows at most 100. */
 const ATTEMPTS_KEPT = 100;
 
@@ -69,6 +72,7 @@ interface AttemptRow {
 export class SqliteReadModels {
   private readonly db: Database.Database;
   private readonly statements;
+  private readonly cache = new Map<string, InstanceRow>();
 
   constructor(file: string) {
     preparePrivateDatabaseFile(file);
@@ -117,8 +121,17 @@ export class SqliteReadModels {
 
   /** Applies events (in log order) and moves the checkpoint, atomically. */
   apply(events: readonly RecordedEvent[], checkpoint: bigint): void {
+    const touched = new Map<string, InstanceRow | undefined>();
+    try {
+      this.applyInTransaction(events, checkpoint, touched);
+    } finally {
+      // Committed or not, the cached rows of these instances are no longer to be trusted.
+      for (const id of touched.keys()) this.cache.delete(id);
+    }
+  }
+
+  private applyInTransaction(events: readonly RecordedEvent[], checkpoint: bigint, touched: Map<string, InstanceRow | undefined>): void {
     this.db.transaction(() => {
-      const touched = new Map<string, InstanceRow | undefined>();
       const attempted = new Set<string>();
       for (const event of events) {
         const attempt = deliveryAttempt(event);
@@ -137,9 +150,18 @@ export class SqliteReadModels {
     })();
   }
 
+  /** An instance's row. Rows are cached in memory (bounded): every status read looks one up, and
+   * only this object's `apply` changes them, which drops what it touches from the cache. */
   findInstance(instanceId: string): InstanceRow | undefined {
-    const row = this.statements.find.get(instanceId);
-    return row && fromRow(row);
+    const cached = this.cache.get(instanceId);
+    if (cached) return cached;
+    const stored = this.statements.find.get(instanceId);
+    const row = stored && fromRow(stored);
+    if (row) {
+      if (this.cache.size >= CACHED_ROWS) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(instanceId, row);
+    }
+    return row;
   }
 
   /** An account's instances, oldest first. */
