@@ -13,7 +13,9 @@ import type {
   SubscribeOptions,
   SubscriptionMessage,
 } from '../event-store.port';
+import { GroupCommit, type GroupOutcome } from './group-commit';
 import { preparePrivateDatabaseFile } from './private-files';
+import { appendToStream, type PendingAppend } from './sqlite-append';
 import { isBusy, translateSqliteError } from './sqlite-errors';
 import { SCHEMA, type EventRow } from './sqlite-schema';
 
@@ -33,15 +35,6 @@ export interface SqliteEventStoreOptions {
 
 const APPENDED = 'appended';
 
-/** An append waiting for its group to be committed. */
-interface PendingAppend {
-  streamName: string;
-  events: readonly EventToAppend[];
-  expected: ExpectedRevision;
-  recordedAt: string;
-  resolve(result: AppendResult): void;
-  reject(error: unknown): void;
-}
 
 /**
  * The embedded adapter: SQLite in WAL mode with `synchronous=FULL`, so that an append that returned
@@ -57,12 +50,11 @@ export class SqliteEventStore implements EventStore {
   private readonly statements;
   private readonly filteredReads = new Map<string, Database.Statement>();
   private readonly appendOne: (append: PendingAppend) => AppendResult;
-  private pending: PendingAppend[] = [];
-  private committing = false;
-  private commitLoop: Promise<void> = Promise.resolve();
+  private readonly groups = new GroupCommit<PendingAppend, AppendResult>(
+    (group) => this.withLockRetry(() => this.commitGroup(group)),
+    (outcomes) => this.groupCommitted(outcomes),
+  );
   private closing = false;
-  private appendCount = 0;
-  private commitCount = 0;
   /** The head as last seen, and the data version it was seen at (-1: never looked). */
   private head = 0n;
   private seenDataVersion = -1;
@@ -100,9 +92,7 @@ export class SqliteEventStore implements EventStore {
       dataVersion: this.db.prepare('PRAGMA data_version').pluck().safeIntegers(false),
     };
     // Called inside the group's transaction, better-sqlite3 wraps each call in a SAVEPOINT.
-    this.appendOne = this.db.transaction((append: PendingAppend) =>
-      this.appendInTransaction(append.streamName, append.events, append.expected, append.recordedAt),
-    );
+    this.appendOne = this.db.transaction((append: PendingAppend) => appendToStream(this.statements, append));
   }
 
   /**
@@ -114,49 +104,23 @@ export class SqliteEventStore implements EventStore {
   append(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
     if (this.closed || this.closing) return Promise.reject(new EventStoreUnavailableError('embedded store is closed'));
-    return new Promise<AppendResult>((resolve, reject) => {
-      this.pending.push({ streamName, events, expected, recordedAt: this.now().toISOString(), resolve, reject });
-      if (!this.committing) {
-        this.committing = true;
-        // The group is cut on the next turn of the event loop, so that every append made by the
-        // requests read in this turn joins it.
-        this.commitLoop = new Promise<void>((next) => setImmediate(next)).then(() => this.commitPending());
-      }
-    });
+    return this.groups.submit({ streamName, events, expected, recordedAt: this.now().toISOString() });
   }
 
   /** Appends and transactions committed so far by this client: group commit shows as fewer commits. */
   get writeStats(): { appends: number; commits: number } {
-    return { appends: this.appendCount, commits: this.commitCount };
+    const { requests, commits } = this.groups.stats;
+    return { appends: requests, commits };
   }
 
-  private async commitPending(): Promise<void> {
-    while (this.pending.length > 0) {
-      const group = this.pending;
-      this.pending = [];
-      let outcomes: Array<{ result: AppendResult } | { error: unknown }>;
-      try {
-        outcomes = await this.withLockRetry(() => this.commitGroup(group));
-      } catch (error) {
-        for (const append of group) append.reject(error);
-        continue;
-      }
-      this.commitCount += 1;
-      this.appendCount += group.length;
-      for (const outcome of outcomes) if ('result' in outcome && outcome.result.position > this.head) this.head = outcome.result.position;
-      group.forEach((append, i) => {
-        const outcome = outcomes[i];
-        if ('result' in outcome) append.resolve(outcome.result);
-        else append.reject(outcome.error);
-      });
-      this.signals.emit(APPENDED);
-    }
-    this.committing = false;
+  private groupCommitted(outcomes: ReadonlyArray<GroupOutcome<AppendResult>>): void {
+    for (const outcome of outcomes) if ('result' in outcome && outcome.result.position > this.head) this.head = outcome.result.position;
+    this.signals.emit(APPENDED);
   }
 
   /** One IMMEDIATE transaction for the whole group; each append in a savepoint of its own, so that a
    * refused one leaves the others in place. */
-  private commitGroup(group: readonly PendingAppend[]): Array<{ result: AppendResult } | { error: unknown }> {
+  private commitGroup(group: readonly PendingAppend[]): Array<GroupOutcome<AppendResult>> {
     return this.db
       .transaction(() =>
         group.map((append) => {
@@ -240,63 +204,10 @@ export class SqliteEventStore implements EventStore {
     if (this.closed || this.closing) return;
     // Appends already accepted are committed (or refused) before the file is closed.
     this.closing = true;
-    await this.commitLoop;
+    await this.groups.drained();
     this.closed = true;
     this.signals.emit(APPENDED);
     this.db.close();
-  }
-
-  private appendInTransaction(
-    streamName: string,
-    events: readonly EventToAppend[],
-    expected: ExpectedRevision,
-    recordedAt: string,
-  ): AppendResult {
-    const first = this.statements.eventById.get(events[0].id);
-    if (first) return this.idempotentResult(streamName, events);
-
-    const current = this.statements.streamRevision.get(streamName)?.revision ?? null;
-    const actual = current === null ? 'no_stream' : current;
-    const ok =
-      expected === 'any' ||
-      (expected === 'no_stream' && current === null) ||
-      (expected === 'stream_exists' && current !== null) ||
-      (typeof expected === 'bigint' && current === expected);
-    if (!ok) throw new WrongExpectedRevisionError(streamName, expected, actual);
-
-    let revision = current ?? -1n;
-    let position = 0n;
-    for (const event of events) {
-      revision += 1n;
-      try {
-        const info = this.statements.insert.run(
-          event.id,
-          streamName,
-          revision,
-          event.type,
-          JSON.stringify(event.data),
-          JSON.stringify(event.metadata ?? {}),
-          recordedAt,
-        );
-        position = BigInt(info.lastInsertRowid);
-      } catch (error) {
-        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateEventIdError(event.id);
-        throw error;
-      }
-    }
-    return { nextExpectedRevision: revision, position };
-  }
-
-  /** A retried append of events already stored in this stream succeeds without writing again. */
-  private idempotentResult(streamName: string, events: readonly EventToAppend[]): AppendResult {
-    let position = 0n;
-    for (const event of events) {
-      const row = this.statements.eventById.get(event.id);
-      if (!row || row.stream !== streamName) throw new DuplicateEventIdError(event.id);
-      if (row.position > position) position = row.position;
-    }
-    const revision = this.statements.streamRevision.get(streamName)?.revision ?? 0n;
-    return { nextExpectedRevision: revision, position };
   }
 
   private readRows(after: bigint, upTo: bigint | number, limit: number, filter?: EventFilter): EventRow[] {
