@@ -38,25 +38,44 @@ function fromPairs(pairs: Iterable<[string, string]>): ParamSource {
   return source;
 }
 
-/** Reads at most MAX_BODY_BYTES of the body; a longer one is refused without reading it whole. */
-export async function readBody(req: IncomingMessage): Promise<Buffer> {
+/**
+ * Reads at most MAX_BODY_BYTES of the body; a longer one is refused without reading it whole. Plain
+ * 'data'/'end' listeners rather than an async iterator: this runs for every request.
+ */
+export function readBody(req: IncomingMessage): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
     req.resume();
-    throw new UnreadableBody(`the request body is over ${MAX_BODY_BYTES / 1024} KiB`, true);
+    return Promise.reject(new UnreadableBody(`the request body is over ${MAX_BODY_BYTES / 1024} KiB`, true));
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
+  if (declared === 0) {
+    req.resume();
+    return Promise.resolve(EMPTY);
+  }
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData);
       req.resume();
-      throw new UnreadableBody(`the request body is over ${MAX_BODY_BYTES / 1024} KiB`, true);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+      reject(new UnreadableBody(`the request body is over ${MAX_BODY_BYTES / 1024} KiB`, true));
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.once('error', reject);
+    // A client that goes away mid-body ends the request without 'end'.
+    req.once('close', () => {
+      if (!req.complete) reject(Object.assign(new Error('the client went away'), { code: 'ECONNRESET' }));
+    });
+  });
 }
+
+const EMPTY = Buffer.alloc(0);
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 

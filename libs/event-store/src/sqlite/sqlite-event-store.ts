@@ -58,6 +58,7 @@ export class SqliteEventStore implements EventStore {
   /** The head as last seen, and the data version it was seen at (-1: never looked). */
   private head = 0n;
   private seenDataVersion = -1;
+  private headLook?: Promise<bigint>;
   private closed = false;
 
   constructor(options: SqliteEventStoreOptions) {
@@ -153,20 +154,25 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * The log's head, read from SQLite only when another connection has committed since the last look
-   * (`PRAGMA data_version` tells, cheaply); this client's own commits move the head in memory. Every
-   * query waits for the head (CONTRACT 4.7), so this is on the hot path of every read.
+   * The log's head. Reads that ask within one turn of the event loop share one look, made on the
+   * next turn (after every one of them asked); the look reads SQLite only when another connection
+   * has committed since the last one (`PRAGMA data_version` tells), as this client's own commits move
+   * the head in memory. Every query waits for the head (CONTRACT 4.7): this is on the hot path.
    */
-  async headPosition(): Promise<bigint> {
-    return this.withLockRetry(() => {
-      const version = this.statements.dataVersion.get() as number;
-      if (version !== this.seenDataVersion) {
-        const stored = this.statements.head.get()?.head ?? 0n;
-        if (stored > this.head) this.head = stored;
-        this.seenDataVersion = version;
-      }
-      return this.head;
+  headPosition(): Promise<bigint> {
+    this.headLook ??= new Promise<void>((next) => setImmediate(next)).then(() => {
+      this.headLook = undefined;
+      return this.withLockRetry(() => {
+        const version = this.statements.dataVersion.get() as number;
+        if (version !== this.seenDataVersion) {
+          const stored = this.statements.head.get()?.head ?? 0n;
+          if (stored > this.head) this.head = stored;
+          this.seenDataVersion = version;
+        }
+        return this.head;
+      });
     });
+    return this.headLook;
   }
 
   /** Polling adapter: a hint that new events may be there makes live subscriptions look at once. */
