@@ -11,7 +11,7 @@ export function openEventStore(
 ): EventStore {
   switch (location.kind) {
     case 'embedded':
-      return new SqliteEventStore({ file: location.file, lockTimeoutMs: options.lockTimeoutMs });
+      return new SqliteEventStore({ file: location.file, lockTimeoutMs: options.lockTimeoutMs, onWarning: options.onWarning });
     case 'esdb':
       return new EsdbEventStore({ connectionString: location.connectionString, onWarning: options.onWarning });
   }

@@ -49,6 +49,12 @@ const v6Lists = V6_NON_PUBLIC.map(([net, prefix, why]) => {
   list.addSubnet(net, prefix, 'ipv6');
   return { list, why };
 });
+/** Every non-public range of a family in one list: most addresses judged are public, and one
+ * check tells so; the per-range lists are only consulted to say why an address is refused. */
+const anyV4 = new BlockList();
+for (const [net, prefix] of V4_NON_PUBLIC) anyV4.addSubnet(net, prefix, 'ipv4');
+const anyV6 = new BlockList();
+for (const [net, prefix] of V6_NON_PUBLIC) anyV6.addSubnet(net, prefix, 'ipv6');
 const globalUnicast = new BlockList();
 globalUnicast.addSubnet('2000::', 3, 'ipv6');
 
@@ -57,13 +63,13 @@ export function nonPublicReason(address: string): string | null {
   const family = isIP(address);
   if (family === 4) {
     if (address === '255.255.255.255') return 'broadcast';
+    if (!anyV4.check(address, 'ipv4')) return null;
     return v4Lists.find(({ list }) => list.check(address, 'ipv4'))?.why ?? null;
   }
   if (family === 6) {
     const embedded = embeddedIPv4(address);
     if (embedded) return nonPublicReason(embedded);
-    const hit = v6Lists.find(({ list }) => list.check(address, 'ipv6'));
-    if (hit) return hit.why;
+    if (anyV6.check(address, 'ipv6')) return v6Lists.find(({ list }) => list.check(address, 'ipv6'))?.why ?? null;
     return globalUnicast.check(address, 'ipv6') ? null : 'not global unicast';
   }
   return 'not an IP address';

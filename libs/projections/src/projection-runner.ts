@@ -16,6 +16,13 @@ export class ReadModelLagError extends Error {
   }
 }
 
+/** Live events waiting for their deferred commit, and why a commit failed. */
+interface LiveBatch {
+  events: RecordedEvent[];
+  failure: unknown;
+  scheduled: boolean;
+}
+
 interface Waiter {
   position: bigint;
   resolve(): void;
@@ -26,7 +33,8 @@ interface Waiter {
 export interface ProjectionRunnerOptions {
   /** Streams the target is built from. */
   streamNamePrefixes: readonly string[];
-  /** Events applied per transaction while catching up; once live, each event commits at once. */
+  /** Events applied per transaction while catching up; once live, the events of one turn of the
+   * event loop commit together. */
   batchSize?: number;
   /** Pause before resubscribing after the store failed. */
   retryDelayMs?: number;
@@ -100,38 +108,78 @@ export class ProjectionRunner {
     // Large batches while catching up: one transaction (and one prune of delivery logs) per batch.
     const batchSize = this.options.batchSize ?? 5000;
     while (!signal.aborted) {
+      // Ends this subscription (not the runner) when a deferred commit fails.
+      const attempt = new AbortController();
+      const stopAttempt = () => attempt.abort();
+      signal.addEventListener('abort', stopAttempt, { once: true });
+      const live: LiveBatch = { events: [], failure: undefined, scheduled: false };
       try {
         this.advance(this.target.checkpoint());
-        let live = false;
+        let caughtUp = false;
         let batch: RecordedEvent[] = [];
         const subscription = this.store.subscribeToAll({
           after: this.target.checkpoint(),
           filter: { streamNamePrefixes: this.options.streamNamePrefixes },
-          signal,
+          signal: attempt.signal,
         });
         for await (const message of subscription) {
           if (message.kind === 'event') {
-            batch.push(message.event);
-            if (live || batch.length >= batchSize) {
+            if (caughtUp) this.deferCommit(live, message.event, attempt);
+            else batch.push(message.event);
+            if (batch.length >= batchSize) {
               this.commit(batch, message.event.position);
               batch = [];
             }
             continue;
           }
+          this.commitLive(live);
           this.commit(batch, message.position);
           batch = [];
-          if (message.kind === 'caughtUp' && !live) {
-            live = true;
+          if (message.kind === 'caughtUp' && !caughtUp) {
+            caughtUp = true;
             this.markReady();
           }
         }
+        if (live.failure) throw live.failure;
       } catch (error) {
         if (signal.aborted) break;
         this.logger.warn('read-model subscription failed; resubscribing', { error });
+      } finally {
+        signal.removeEventListener('abort', stopAttempt);
+        attempt.abort();
       }
       // A subscription that ended, with or without an error, is renewed after a pause, never in a spin.
       if (!signal.aborted) await sleep(this.options.retryDelayMs ?? 500, undefined, { signal }).catch(() => undefined);
     }
+  }
+
+  /**
+   * Once live, events are committed on the next turn of the event loop rather than one by one, so
+   * that the events of a group commit (many writers waiting) share one read-model transaction.
+   */
+  private deferCommit(live: LiveBatch, event: RecordedEvent, attempt: AbortController): void {
+    live.events.push(event);
+    if (live.scheduled) return;
+    live.scheduled = true;
+    setImmediate(() => {
+      live.scheduled = false;
+      if (attempt.signal.aborted) return;
+      try {
+        this.commitLive(live);
+      } catch (error) {
+        // The subscription is ended and renewed from the target's checkpoint, which this batch did
+        // not move: nothing is skipped.
+        live.failure = error;
+        attempt.abort();
+      }
+    });
+  }
+
+  private commitLive(live: LiveBatch): void {
+    if (live.events.length === 0) return;
+    const events = live.events;
+    live.events = [];
+    this.commit(events, events[events.length - 1].position);
   }
 
   private commit(events: readonly RecordedEvent[], checkpoint: bigint): void {

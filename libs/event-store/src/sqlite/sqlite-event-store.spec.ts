@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -36,6 +36,22 @@ eventStoreContractSuite({
 });
 
 describe('embedded SQLite store', () => {
+  it('copies its write-ahead log into the database file on a thread of its own', async () => {
+    const { dir, file } = tempFile();
+    const store = new SqliteEventStore({ file });
+    try {
+      const before = statSync(file).size;
+      await Promise.all(Array.from({ length: 500 }, (_, i) => store.append(`wal-${i}`, [{ id: `w${i}`, type: 'T', data: { pad: 'x'.repeat(500) } }], 'no_stream')));
+      // 300 KB is far below SQLite's own checkpoint threshold (1000 pages): only the thread moves it.
+      const deadline = Date.now() + 10_000;
+      while (statSync(file).size < before + 250_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(statSync(file).size).toBeGreaterThan(before + 250_000);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("sees another connection's commit in the head at once, and its own without reading the file", async () => {
     const { dir, file } = tempFile();
     const a = new SqliteEventStore({ file });

@@ -16,6 +16,7 @@ import type {
 import { GroupCommit, type GroupOutcome } from './group-commit';
 import { preparePrivateDatabaseFile } from './private-files';
 import { appendToStream, type PendingAppend } from './sqlite-append';
+import { startWalCheckpointer, warnAtMostEveryMinute, type WalCheckpointer } from './wal-checkpointer';
 import { isBusy, translateSqliteError } from './sqlite-errors';
 import { SCHEMA, type EventRow } from './sqlite-schema';
 
@@ -31,10 +32,11 @@ export interface SqliteEventStoreOptions {
   batchSize?: number;
   /** Clock for `recordedAt`; injectable for tests. */
   now?: () => Date;
+  /** Where the store reports trouble it copes with by itself (a checkpoint that must wait). */
+  onWarning?: (message: string, fields: Record<string, unknown>) => void;
 }
 
 const APPENDED = 'appended';
-
 
 /**
  * The embedded adapter: SQLite in WAL mode with `synchronous=FULL`, so that an append that returned
@@ -59,6 +61,7 @@ export class SqliteEventStore implements EventStore {
   private head = 0n;
   private seenDataVersion = -1;
   private headLook?: Promise<bigint>;
+  private readonly checkpointer: WalCheckpointer;
   private closed = false;
 
   constructor(options: SqliteEventStoreOptions) {
@@ -74,11 +77,18 @@ export class SqliteEventStore implements EventStore {
       this.db = new Database(options.file, { timeout: 50 });
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
+      // Checkpoints (and their fsync of the database file) run on a thread of their own.
+      this.db.pragma('wal_autocheckpoint = 0');
       this.db.defaultSafeIntegers(true);
       this.db.exec(SCHEMA);
     } catch (error) {
       throw translateSqliteError(error);
     }
+    this.checkpointer = startWalCheckpointer(options.file, {
+      onFailure: warnAtMostEveryMinute((reason) => options.onWarning?.('WAL checkpoint failed; retrying every second', { reason })),
+      // Without the thread, the writer checkpoints by itself again, as SQLite does by default.
+      onLost: () => !this.closed && this.db.pragma('wal_autocheckpoint = 1000'),
+    });
     this.statements = {
       eventById: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?'),
       streamRevision: this.db.prepare<[string], { revision: bigint | null }>(
@@ -211,6 +221,7 @@ export class SqliteEventStore implements EventStore {
     // Appends already accepted are committed (or refused) before the file is closed.
     this.closing = true;
     await this.groups.drained();
+    await this.checkpointer.stop();
     this.closed = true;
     this.signals.emit(APPENDED);
     this.db.close();

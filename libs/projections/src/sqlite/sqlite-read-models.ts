@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { INSTANCE_STREAM_PREFIX, isInstanceEvent } from '@gw/domain-instances';
 import { isNotificationEvent } from '@gw/domain-notifications';
-import { preparePrivateDatabaseFile, type RecordedEvent } from '@gw/event-store';
+import { preparePrivateDatabaseFile, startWalCheckpointer, type RecordedEvent, type WalCheckpointer } from '@gw/event-store';
 import { PROJECTION_VERSION, projectInstance } from '../instances.projection';
 import type { DeliveryAttemptRow, InstanceRow } from '../read-model.types';
 
@@ -73,6 +73,7 @@ export class SqliteReadModels {
   private readonly db: Database.Database;
   private readonly statements;
   private readonly cache = new Map<string, InstanceRow>();
+  private readonly checkpointer: WalCheckpointer;
 
   constructor(file: string) {
     preparePrivateDatabaseFile(file);
@@ -80,6 +81,9 @@ export class SqliteReadModels {
     this.db.pragma('journal_mode = WAL');
     // Losing the tail of a read model on power loss is harmless: it is rebuilt from its checkpoint.
     this.db.pragma('synchronous = NORMAL');
+    // Checkpoints (and their fsync of the file) run on a thread of their own, off the event loop.
+    this.db.pragma('wal_autocheckpoint = 0');
+    this.checkpointer = startWalCheckpointer(file, { onLost: () => this.db.open && this.db.pragma('wal_autocheckpoint = 1000') });
     this.db.defaultSafeIntegers(true);
     this.db.exec(SCHEMA);
     if (this.metaValue('version') !== String(PROJECTION_VERSION)) this.reset();
@@ -188,6 +192,7 @@ export class SqliteReadModels {
   }
 
   close(): void {
+    void this.checkpointer.stop();
     this.db.close();
   }
 

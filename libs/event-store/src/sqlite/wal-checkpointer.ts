@@ -1,0 +1,79 @@
+import { Worker } from 'node:worker_threads';
+
+/** What the checkpointer thread runs: a connection of its own that copies the WAL into the database
+ * file every `intervalMs`. A checkpoint that cannot run now (a full disk, a lock) is tried again
+ * on the next round; it never stops the thread. */
+const CHECKPOINTER = `
+const { workerData, parentPort } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { timeout: 1000 });
+const timer = setInterval(() => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (error) {
+    parentPort.postMessage({ failed: String(error && error.code || error) });
+  }
+}, workerData.intervalMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+/** A thread that checkpoints one SQLite file's write-ahead log. */
+export interface WalCheckpointer {
+  stop(): Promise<void>;
+}
+
+/**
+ * Moves WAL checkpoints off the event loop: the connection that writes turns automatic checkpoints
+ * off, and this thread copies the log into the database file (with its fsync) in the background,
+ * so that a checkpoint never holds up the requests a process is serving.
+ */
+export function startWalCheckpointer(
+  file: string,
+  options: {
+    intervalMs?: number;
+    /** A checkpoint failed (it is tried again on the next round). */
+    onFailure?: (reason: string) => void;
+    /** The thread ended without being stopped: the writer should checkpoint by itself again. */
+    onLost?: () => void;
+  } = {},
+): WalCheckpointer {
+  const { intervalMs = 1000, onFailure = () => undefined, onLost = () => undefined } = options;
+  const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { file, intervalMs, driver: require.resolve('better-sqlite3') } });
+  worker.unref();
+  let stopping = false;
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      if (!stopping) onLost();
+      resolve();
+    }),
+  );
+  worker.on('message', (message: { failed?: string }) => message.failed && onFailure(message.failed));
+  worker.on('error', (error: Error) => onFailure(error.message));
+  return {
+    stop() {
+      if (!stopping) {
+        stopping = true;
+        // Unreferenced, the thread would let the process exit before this resolves.
+        worker.ref();
+        worker.postMessage('stop');
+        // A thread stuck in a checkpoint is not waited for past a bound.
+        setTimeout(() => void worker.terminate(), 2000).unref();
+      }
+      return exited;
+    },
+  };
+}
+
+/** Wraps a warning so that a trouble repeated every second is reported once a minute. */
+export function warnAtMostEveryMinute(warn: (reason: string) => void, now: () => number = Date.now): (reason: string) => void {
+  let last = -Infinity;
+  return (reason) => {
+    if (now() - last < 60_000) return;
+    last = now();
+    warn(reason);
+  };
+}
