@@ -16,7 +16,8 @@ function matches(pattern: string, path: string): boolean {
 
 /** Routes one request by path, then method. */
 export function routeIn(routes: RouteTable, method: string, path: string): RouteDecision {
-  const pattern = Object.keys(routes).find((p) => matches(p, path));
+  // Most paths are literal routes: one lookup; patterns with `:name` segments are tried after.
+  const pattern = Object.hasOwn(routes, path) && !path.includes('/:') ? path : Object.keys(routes).find((p) => matches(p, path));
   if (!pattern) return { kind: 'not-found' };
   const methods = routes[pattern];
   if (!methods.includes(method)) return { kind: 'method-not-allowed', allow: methods.join(', ') };

@@ -1,8 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { handleCommand, type SecretBox } from '@gw/application';
 import type { AppConfig } from '@gw/config';
 import { deliveryEnabled, instanceDecider, instanceStreamName, instanceStatus } from '@gw/domain-instances';
 import { GONE_REASON, type NotificationEvent, type OpenNotification } from '@gw/domain-notifications';
-import type { EventStore } from '@gw/event-store';
+import { EventStoreUnavailableError, type EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import type { AttemptResult, WebhookSender } from '../delivery/webhook-sender';
 import type { NotifierMetrics } from '../metrics/metrics';
@@ -144,14 +145,27 @@ export class Dispatcher {
     }
   }
 
-  /** 410 Gone: the receiver asks for no more; delivery is switched off on the instance itself. */
+  /**
+   * 410 Gone: the receiver asks for no more; delivery is switched off on the instance itself. An
+   * outage is waited out (the receiver will not say it again), until the notifier stops.
+   */
   private async disableForReceiver(instanceId: string, url: string): Promise<void> {
-    await handleCommand(
-      this.store,
-      instanceStreamName(instanceId),
-      instanceDecider,
-      () => ({ type: 'DisableWebhookForReceiver' as const, data: { url, reason: GONE_REASON, now: new Date().toISOString() } }),
-      this.config.conflictRetries,
-    );
+    for (let attempt = 0; ; attempt++) {
+      if (this.stopping) throw new Stopping();
+      try {
+        await handleCommand(
+          this.store,
+          instanceStreamName(instanceId),
+          instanceDecider,
+          () => ({ type: 'DisableWebhookForReceiver' as const, data: { url, reason: GONE_REASON, now: new Date().toISOString() } }),
+          this.config.conflictRetries,
+        );
+        return;
+      } catch (error) {
+        if (!(error instanceof EventStoreUnavailableError)) throw error;
+        this.logger.warn('store unavailable while switching delivery off after a 410; retrying', { instanceId, error });
+        await sleep(Math.min(5000, 100 * 2 ** Math.min(attempt, 6)));
+      }
+    }
   }
 }
