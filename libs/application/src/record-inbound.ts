@@ -25,7 +25,8 @@ export function nameBasedId(name: string): string {
 
 async function record(store: EventStore, event: InboxEvent): Promise<AppendResult> {
   const { instanceId } = event.data;
-  if ((await store.readStream(instanceStreamName(instanceId))).length === 0) throw new UnknownInstance(instanceId);
+  // Whether the instance exists is all that is asked here: one row, not its whole history.
+  if ((await store.readLastEvent(instanceStreamName(instanceId))) === undefined) throw new UnknownInstance(instanceId);
   return store.append(inboxStreamName(instanceId), [{ id: nameBasedId(inboxIdentity(event)), type: event.type, data: event.data }], 'any');
 }
 
