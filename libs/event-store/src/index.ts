@@ -3,6 +3,5 @@ export * from './event-store.errors';
 export * from './sqlite/sqlite-event-store';
 export * from './sqlite/private-files';
 export { startWalCheckpointer, type WalCheckpointer } from './sqlite/wal-checkpointer';
-export * from './esdb/esdb-event-store';
 export * from './event-filter';
 export * from './open-event-store';

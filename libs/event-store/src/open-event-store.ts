@@ -1,4 +1,4 @@
-import { EsdbEventStore } from './esdb/esdb-event-store';
+import type { EsdbEventStore } from './esdb/esdb-event-store';
 import type { EventStore } from './event-store.port';
 import { SqliteEventStore } from './sqlite/sqlite-event-store';
 
@@ -12,7 +12,12 @@ export function openEventStore(
   switch (location.kind) {
     case 'embedded':
       return new SqliteEventStore({ file: location.file, lockTimeoutMs: options.lockTimeoutMs, onWarning: options.onWarning });
-    case 'esdb':
-      return new EsdbEventStore({ connectionString: location.connectionString, onWarning: options.onWarning });
+    case 'esdb': {
+      // Loaded only when chosen: the EventStoreDB client and its gRPC stack take about 150 ms to load,
+      // which every process on the embedded store (and every operator command) would pay at start.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { EsdbEventStore: Adapter } = require('./esdb/esdb-event-store') as { EsdbEventStore: typeof EsdbEventStore };
+      return new Adapter({ connectionString: location.connectionString, onWarning: options.onWarning });
+    }
   }
 }

@@ -60,6 +60,28 @@ describe('SQLite read models', () => {
     models.close();
   });
 
+  it('shows the latest 100 delivery attempts of an instance, however many were recorded', () => {
+    const models = new SqliteReadModels(join(dir, 'rm.sqlite'));
+    const failed = (n: number): RecordedEvent => ({
+      id: `f${n}`,
+      streamName: 'notifications-a',
+      revision: BigInt(n),
+      position: BigInt(n + 1),
+      type: 'DeliveryAttemptFailed',
+      data: { instanceId: 'a', webhookId: `msg_${n}`, sequence: n, attempt: 1, at: '2026-01-01T00:00:00.000Z', status: 500, error: '', durationMs: 1, nextAttemptAt: null },
+      metadata: {},
+      recordedAt: '2026-01-01T00:00:00.000Z',
+    });
+    const all = Array.from({ length: 450 }, (_, n) => failed(n));
+    for (let from = 0; from < all.length; from += 70) models.apply(all.slice(from, from + 70), BigInt(Math.min(from + 70, all.length)));
+    const shown = models.latestAttempts('a', 100);
+    expect(shown.map((a) => a.sequence)).toEqual(Array.from({ length: 100 }, (_, i) => 449 - i));
+    // Pruned in rounds rather than on every batch, but bounded: never more than twice what is shown.
+    const stored = (models as unknown as { db: Database.Database }).db.prepare('SELECT count(*) AS n FROM delivery_attempts').get() as { n: bigint };
+    expect(Number(stored.n)).toBeLessThanOrEqual(200);
+    models.close();
+  });
+
   it('keeps the checkpoint with the rows it covers, across reopening', () => {
     const file = join(dir, 'rm.sqlite');
     const models = new SqliteReadModels(file);

@@ -38,7 +38,8 @@ CREATE INDEX IF NOT EXISTS attempts_by_instance ON delivery_attempts (instance_i
 /** Instance rows kept in memory for lookups by id (about half a KiB each). */
 const CACHED_ROWS = 20_000;
 
-/** Attempts kept per instance for getWebhookLogs, which shows at most 100. */
+/** Attempts kept per instance for getWebhookLogs, which shows at most 100 (between this and twice
+ * this many are stored). */
 const ATTEMPTS_KEPT = 100;
 
 interface Row {
@@ -73,6 +74,8 @@ export class SqliteReadModels {
   private readonly db: Database.Database;
   private readonly statements;
   private readonly cache = new Map<string, InstanceRow>();
+  /** Attempts added per instance since its last prune (kept at most 2 × ATTEMPTS_KEPT rows). */
+  private readonly unpruned = new Map<string, number>();
   private readonly checkpointer: WalCheckpointer;
 
   constructor(file: string) {
@@ -105,7 +108,7 @@ export class SqliteReadModels {
       insertAttempt: this.db.prepare(
         `INSERT OR IGNORE INTO delivery_attempts
            (position, instance_id, webhook_id, sequence, at, status, error, duration_ms, next_attempt_at)
-         VALUES (@position, @instanceId, @webhookId, @sequence, @at, @status, @error, @durationMs, @nextAttemptAt)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       pruneAttempts: this.db.prepare(
         `DELETE FROM delivery_attempts WHERE instance_id = ? AND position <
@@ -136,12 +139,15 @@ export class SqliteReadModels {
 
   private applyInTransaction(events: readonly RecordedEvent[], checkpoint: bigint, touched: Map<string, InstanceRow | undefined>): void {
     this.db.transaction(() => {
-      const attempted = new Set<string>();
+      const due: string[] = [];
       for (const event of events) {
         const attempt = deliveryAttempt(event);
         if (attempt) {
-          this.statements.insertAttempt.run(attempt);
-          attempted.add(attempt.instanceId);
+          const { position, instanceId, webhookId, sequence, at, status, error, durationMs, nextAttemptAt } = attempt;
+          this.statements.insertAttempt.run(position, instanceId, webhookId, sequence, at, status, error, durationMs, nextAttemptAt);
+          const unpruned = (this.unpruned.get(instanceId) ?? 0) + 1;
+          this.unpruned.set(instanceId, unpruned);
+          if (unpruned === ATTEMPTS_KEPT) due.push(instanceId);
         }
         if (!isInstanceEvent(event)) continue;
         const id = event.streamName.slice(INSTANCE_STREAM_PREFIX.length);
@@ -149,7 +155,12 @@ export class SqliteReadModels {
         touched.set(id, projectInstance(current, event, event.revision));
       }
       for (const row of touched.values()) if (row) this.statements.upsert.run(toParams(row));
-      for (const instanceId of attempted) this.statements.pruneAttempts.run(instanceId, instanceId);
+      // An instance is pruned back to its last ATTEMPTS_KEPT once that many more were added, not on
+      // every batch: a rebuild with many attempts per instance would otherwise prune all the time.
+      for (const instanceId of due) {
+        this.statements.pruneAttempts.run(instanceId, instanceId);
+        this.unpruned.delete(instanceId);
+      }
       if (checkpoint > this.checkpoint()) this.statements.setMeta.run('checkpoint', checkpoint.toString());
     })();
   }
