@@ -11,8 +11,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
   testMatch: ['**/*.spec.ts'],
-  // The reliability suite (load, chaos, fuzz) runs on its own: `npm run test:reliability`.
-  testPathIgnorePatterns: ['/node_modules/', '\\.reliability\\.spec\\.ts$'],
+  // The reliability suite (load, chaos, fuzz) runs on its own: `npm run test:reliability`; so does
+  // the soak: `npm run test:soak`.
+  testPathIgnorePatterns: ['/node_modules/', '\\.reliability\\.spec\\.ts$', '\\.soak\\.spec\\.ts$'],
   moduleNameMapper,
   transform: {
     '^.+\\.ts$': [

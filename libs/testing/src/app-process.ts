@@ -21,6 +21,8 @@ export function tempDataDir(): string {
 export class AppProcess {
   output = '';
   ports: Record<string, number> = {};
+  /** Node options put before the entry point on the next start, e.g. `--inspect=127.0.0.1:0`. */
+  nodeArgs: string[] = [];
   private child?: ChildProcess;
   private exited?: Promise<number | null>;
 
@@ -50,12 +52,17 @@ export class AppProcess {
     };
   }
 
+  /** The child's process id while it runs. */
+  get pid(): number | undefined {
+    return this.running ? this.child!.pid : undefined;
+  }
+
   get running(): boolean {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
 
   async start(): Promise<void> {
-    const child = spawn(process.execPath, ['-r', PATHS, MAINS[this.app]], { env: this.processEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...this.nodeArgs, '-r', PATHS, MAINS[this.app]], { env: this.processEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     this.exited = new Promise((done) => child.once('exit', (code) => done(code)));
     await new Promise<void>((done, fail) => {
