@@ -1,5 +1,6 @@
 import type { EsdbEventStore } from './esdb/esdb-event-store';
 import type { EventStore } from './event-store.port';
+import type { GroupWindow } from './sqlite/group-commit';
 import { SqliteEventStore } from './sqlite/sqlite-event-store';
 
 export type EventStoreLocation = { kind: 'embedded'; file: string } | { kind: 'esdb'; connectionString: string };
@@ -7,11 +8,16 @@ export type EventStoreLocation = { kind: 'embedded'; file: string } | { kind: 'e
 /** Opens the configured store; every app (API, notifier, operator CLI) goes through here. */
 export function openEventStore(
   location: EventStoreLocation,
-  options: { lockTimeoutMs?: number; onWarning?: (message: string, fields: Record<string, unknown>) => void } = {},
+  options: {
+    lockTimeoutMs?: number;
+    /** The embedded store's group-commit window (see SqliteEventStoreOptions). */
+    groupWindow?: GroupWindow;
+    onWarning?: (message: string, fields: Record<string, unknown>) => void;
+  } = {},
 ): EventStore {
   switch (location.kind) {
     case 'embedded':
-      return new SqliteEventStore({ file: location.file, lockTimeoutMs: options.lockTimeoutMs, onWarning: options.onWarning });
+      return new SqliteEventStore({ file: location.file, lockTimeoutMs: options.lockTimeoutMs, groupWindow: options.groupWindow, onWarning: options.onWarning });
     case 'esdb': {
       // Loaded only when chosen: the EventStoreDB client and its gRPC stack take about 150 ms to load,
       // which every process on the embedded store (and every operator command) would pay at start.

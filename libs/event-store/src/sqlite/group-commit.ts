@@ -1,3 +1,6 @@
+/** When a group of requests is cut; see GroupCommit. */
+export type GroupWindow = 'turn' | 'immediate';
+
 /** What one request of a group came to: its result, or the error that refused it alone. */
 export type GroupOutcome<Result> = { result: Result } | { error: unknown };
 
@@ -24,6 +27,13 @@ export class GroupCommit<Request, Result> {
     private readonly commit: (group: readonly Request[]) => Promise<Array<GroupOutcome<Result>>>,
     /** Called after each group committed, before its requests' promises settle. */
     private readonly committed: (outcomes: ReadonlyArray<GroupOutcome<Result>>) => void = () => undefined,
+    /**
+     * When a group is cut: on the next turn of the event loop (`turn`), so that the requests of many
+     * clients handled in this turn share it, at the cost of a turn's wait for each; or as soon as
+     * the code running now is done (`immediate`), for a process whose requests come one after
+     * another from its own loop.
+     */
+    private readonly window: GroupWindow = 'turn',
   ) {}
 
   submit(request: Request): Promise<Result> {
@@ -31,9 +41,8 @@ export class GroupCommit<Request, Result> {
       this.waiting.push({ request, resolve, reject });
       if (this.running) return;
       this.running = true;
-      // The group is cut on the next turn of the event loop, so that every request made while
-      // handling the I/O of this turn joins it.
-      this.loop = new Promise<void>((next) => setImmediate(next)).then(() => this.run());
+      const cut = this.window === 'turn' ? new Promise<void>((next) => setImmediate(next)) : Promise.resolve();
+      this.loop = cut.then(() => this.run());
     });
   }
 
