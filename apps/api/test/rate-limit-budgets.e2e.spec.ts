@@ -1,4 +1,4 @@
-import { ApiProcess, createAccount, expectFailure, expectSuccess, fromAddress, get, postJson, request, type Answer } from '@gw/testing';
+import { ApiProcess, createAccount, expectFailure, expectSuccess, expectThrottled, fromAddress, get, postJson, request } from '@gw/testing';
 
 // Security review findings 1, 2, 5 and 9 (CONTRACT section 2): budgets keyed only on values that
 // passed the form rules, spent only by whoever authenticated, and per source for everything else.
@@ -6,11 +6,6 @@ import { ApiProcess, createAccount, expectFailure, expectSuccess, fromAddress, g
 const INTERNAL_TOKEN = 'budgets-spec-internal-token-0123456789';
 const stranger = fromAddress('127.0.0.2');
 const owner = fromAddress('127.0.0.3');
-
-function expectThrottled(answer: Answer, status = 200): void {
-  expectFailure(answer, ['0010'], status);
-  expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-}
 
 async function metric(api: ApiProcess, name: string, limit: string): Promise<number> {
   const text = (await request(`${api.internalUrl}/metrics`, { headers: { authorization: `Bearer ${INTERNAL_TOKEN}` } })).text;

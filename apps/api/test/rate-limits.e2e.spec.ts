@@ -1,9 +1,4 @@
-import { ApiProcess, createAccount, expectFailure, expectSuccess, get, postJson, type Answer } from '@gw/testing';
-
-function expectThrottled(answer: Answer): void {
-  expectFailure(answer, ['0010']);
-  expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-}
+import { ApiProcess, createAccount, expectFailure, expectSuccess, expectThrottled, get, postJson } from '@gw/testing';
 
 describe('rate limits (0010)', () => {
   let api: ApiProcess;

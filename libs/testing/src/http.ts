@@ -50,6 +50,12 @@ export function expectFailure(answer: Answer, codes: string[], status = 200): vo
   expect(Array.isArray(answer.json.details)).toBe(true);
 }
 
+/** Asserts a rate-limit refusal (0010) with a `Retry-After` in whole seconds. */
+export function expectThrottled(answer: Answer, status = 200): void {
+  expectFailure(answer, ['0010'], status);
+  expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+}
+
 /** Asserts a success envelope and returns its body. */
 export function expectSuccess(answer: Answer): any {
   expect({ status: answer.status, contentType: answer.contentType, success: answer.json?.success }).toEqual({
