@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { handleCommand, type CommandOutcome } from '@gw/application';
+import { handleCommand, StreamStateCache, type CommandOutcome } from '@gw/application';
 import type { AppConfig } from '@gw/config';
 import type { Decider, DomainEvent } from '@gw/domain-core';
 import type { EventStore } from '@gw/event-store';
@@ -12,6 +12,9 @@ import { APP_CONFIG, EVENT_STORE, LOGGER } from './tokens';
  * visible in the read models before the caller answers (CONTRACT 4.7). */
 @Injectable()
 export class CommandRunner {
+  /** States of the streams this process wrote last: a command on one of them reads one event. */
+  private readonly states = new StreamStateCache();
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -24,7 +27,7 @@ export class CommandRunner {
     decider: Decider<Command, Event, State>,
     buildCommand: (state: State) => Command | Promise<Command>,
   ): Promise<CommandOutcome<State, Event>> {
-    const outcome = await handleCommand(this.store, streamName, decider, buildCommand, this.config.conflictRetries);
+    const outcome = await handleCommand(this.store, streamName, decider, buildCommand, this.config.conflictRetries, this.states);
     if (outcome.written) await this.waitUntilVisible(outcome.written.position);
     return outcome;
   }

@@ -77,8 +77,6 @@ export class SqliteEventStore implements EventStore {
       this.db = new Database(options.file, { timeout: 50 });
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
-      // Checkpoints (and their fsync of the database file) run on a thread of their own.
-      this.db.pragma('wal_autocheckpoint = 0');
       this.db.defaultSafeIntegers(true);
       this.db.exec(SCHEMA);
     } catch (error) {
@@ -90,9 +88,7 @@ export class SqliteEventStore implements EventStore {
       options.groupWindow,
     );
     this.checkpointer = startWalCheckpointer(options.file, {
-      onFailure: warnAtMostEveryMinute((reason) => options.onWarning?.('WAL checkpoint failed; retrying every second', { reason })),
-      // Without the thread, the writer checkpoints by itself again, as SQLite does by default.
-      onLost: () => !this.closed && this.db.pragma('wal_autocheckpoint = 1000'),
+      onFailure: warnAtMostEveryMinute((reason) => options.onWarning?.('WAL checkpoint failed; retrying', { reason })),
     });
     this.statements = {
       eventById: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?'),

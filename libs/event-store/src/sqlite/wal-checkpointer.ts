@@ -27,9 +27,11 @@ export interface WalCheckpointer {
 }
 
 /**
- * Moves WAL checkpoints off the event loop: the connection that writes turns automatic checkpoints
- * off, and this thread copies the log into the database file (with its fsync) in the background,
- * so that a checkpoint never holds up the requests a process is serving.
+ * Moves WAL checkpoints off the event loop: this thread copies the log into the database file (with
+ * its fsync) every `intervalMs`, often enough that the log rarely reaches SQLite's own threshold
+ * (1000 pages), past which the writing connection would checkpoint during a commit and hold up
+ * every request in flight. That threshold stays as the safety net: when the thread cannot keep up
+ * or cannot run (a full disk), SQLite checkpoints as it always does.
  */
 export function startWalCheckpointer(
   file: string,
@@ -37,20 +39,13 @@ export function startWalCheckpointer(
     intervalMs?: number;
     /** A checkpoint failed (it is tried again on the next round). */
     onFailure?: (reason: string) => void;
-    /** The thread ended without being stopped: the writer should checkpoint by itself again. */
-    onLost?: () => void;
   } = {},
 ): WalCheckpointer {
-  const { intervalMs = 1000, onFailure = () => undefined, onLost = () => undefined } = options;
+  const { intervalMs = 200, onFailure = () => undefined } = options;
   const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { file, intervalMs, driver: require.resolve('better-sqlite3') } });
   worker.unref();
   let stopping = false;
-  const exited = new Promise<void>((resolve) =>
-    worker.once('exit', () => {
-      if (!stopping) onLost();
-      resolve();
-    }),
-  );
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.on('message', (message: { failed?: string }) => message.failed && onFailure(message.failed));
   worker.on('error', (error: Error) => onFailure(error.message));
   return {

@@ -85,8 +85,7 @@ export class SqliteReadModels {
     // Losing the tail of a read model on power loss is harmless: it is rebuilt from its checkpoint.
     this.db.pragma('synchronous = NORMAL');
     // Checkpoints (and their fsync of the file) run on a thread of their own, off the event loop.
-    this.db.pragma('wal_autocheckpoint = 0');
-    this.checkpointer = startWalCheckpointer(file, { onLost: () => this.db.open && this.db.pragma('wal_autocheckpoint = 1000') });
+    this.checkpointer = startWalCheckpointer(file);
     this.db.defaultSafeIntegers(true);
     this.db.exec(SCHEMA);
     if (this.metaValue('version') !== String(PROJECTION_VERSION)) this.reset();
