@@ -38,7 +38,7 @@ async function fuzz(target: FuzzTarget, numRuns: number, seed: number, reached: 
     fc.asyncProperty(fuzzRequests(target), async (r) => {
       const answer = await send({ port: target.ports[r.host], method: r.method, path: r.path, headers: r.headers, body: r.body });
       if ('error' in answer) return note(`${r.host}: no answer (${answer.error.split(' ')[0]})`, r.label);
-      const problem = envelopeProblem(r.host, answer, r.method === 'HEAD', r.method);
+      const problem = envelopeProblem(r.host, answer, r.method === 'HEAD', r.method, r.path.split('?')[0]);
       if (problem) note(`${r.host}: ${problem}`, `${r.label}\n      -> ${answer.status} ${answer.text.slice(0, 200)}`);
       const key = `${r.host} ${answer.status} ${answer.json?.success === true ? 'success' : (answer.json?.msg ?? []).join('+')}`;
       seen.set(key, (seen.get(key) ?? 0) + 1);
