@@ -10,25 +10,21 @@ export class ApiMetrics {
 
   constructor(limits: RateLimits) {
     collectDefaultMetrics({ register: this.registry });
-    const usage = () => limits.usage();
-    new Gauge({
-      name: 'gw_rate_limit_keys',
-      help: 'Keys the rate limiter holds a bucket for, by limit (account, instance, source).',
-      labelNames: ['limit'],
-      registers: [this.registry],
-      collect() {
-        for (const [limit, held] of Object.entries(usage())) this.set({ limit }, held.keys);
-      },
-    });
-    new Gauge({
-      name: 'gw_rate_limit_bytes',
-      help: 'Estimated bytes the rate limiter holds, by limit; bounded whatever requests carry.',
-      labelNames: ['limit'],
-      registers: [this.registry],
-      collect() {
-        for (const [limit, held] of Object.entries(usage())) this.set({ limit }, held.bytes);
-      },
-    });
+    const gauges = [
+      ['gw_rate_limit_keys', 'Keys the rate limiter holds a bucket for, by limit (account, instance, source).', 'keys'],
+      ['gw_rate_limit_bytes', 'Estimated bytes the rate limiter holds, by limit; bounded whatever requests carry.', 'bytes'],
+    ] as const;
+    for (const [name, help, measure] of gauges) {
+      new Gauge({
+        name,
+        help,
+        labelNames: ['limit'],
+        registers: [this.registry],
+        collect() {
+          for (const [limit, held] of Object.entries(limits.usage())) this.set({ limit }, held[measure]);
+        },
+      });
+    }
   }
 
   text(): Promise<string> {
