@@ -3,7 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '@gw/http-listener';
 import { ApiMetrics } from '../metrics/api-metrics';
-import { checkParams } from './contract-params';
+import { checkParams } from './check-params';
 import { FailureAnswers } from './failure-answers';
 import { OPERATIONS, type HostName, type MessageHandler, type Operation } from './operations';
 import type { RequestParams } from './request-params';
