@@ -43,6 +43,6 @@ export class ReadModelsService implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.runner.stop();
-    this.models.close();
+    await this.models.close();
   }
 }

@@ -36,7 +36,7 @@ function recorded(events: InstanceEvent[], id: string, firstPosition: bigint): R
 }
 
 describe('SQLite read models', () => {
-  it('applying the same events twice leaves the same rows', () => {
+  it('applying the same events twice leaves the same rows', async () => {
     const models = new SqliteReadModels(join(dir, 'rm.sqlite'));
     const events = recorded([created('a'), set('a', 'https://x.example/1')], 'a', 1n);
     models.apply(events, 2n);
@@ -44,10 +44,10 @@ describe('SQLite read models', () => {
     models.apply(events, 2n);
     expect(models.allInstances()).toEqual(once);
     expect(once).toEqual([expect.objectContaining({ instanceId: 'a', webhookUrl: 'https://x.example/1', webhookOn: true, revision: 1n })]);
-    models.close();
+    await models.close();
   });
 
-  it('answers a lookup after each change with the changed row, never a remembered one', () => {
+  it('answers a lookup after each change with the changed row, never a remembered one', async () => {
     const models = new SqliteReadModels(join(dir, 'rm.sqlite'));
     const events = recorded([created('a'), set('a', 'https://x.example/1'), set('a', 'https://x.example/2')], 'a', 1n);
     models.apply(events.slice(0, 1), 1n);
@@ -57,10 +57,10 @@ describe('SQLite read models', () => {
     models.apply(events.slice(2), 3n);
     expect(models.findInstance('a')).toEqual(expect.objectContaining({ webhookUrl: 'https://x.example/2', revision: 2n }));
     expect(models.findInstance('nobody')).toBeUndefined();
-    models.close();
+    await models.close();
   });
 
-  it('shows the latest 100 delivery attempts of an instance, however many were recorded', () => {
+  it('shows the latest 100 delivery attempts of an instance, however many were recorded', async () => {
     const models = new SqliteReadModels(join(dir, 'rm.sqlite'));
     const failed = (n: number): RecordedEvent => ({
       id: `f${n}`,
@@ -79,27 +79,27 @@ describe('SQLite read models', () => {
     // Pruned in rounds rather than on every batch, but bounded: never more than twice what is shown.
     const stored = (models as unknown as { db: Database.Database }).db.prepare('SELECT count(*) AS n FROM delivery_attempts').get() as { n: bigint };
     expect(Number(stored.n)).toBeLessThanOrEqual(200);
-    models.close();
+    await models.close();
   });
 
-  it('keeps the checkpoint with the rows it covers, across reopening', () => {
+  it('keeps the checkpoint with the rows it covers, across reopening', async () => {
     const file = join(dir, 'rm.sqlite');
     const models = new SqliteReadModels(file);
     models.apply(recorded([created('a')], 'a', 7n), 7n);
-    models.close();
+    await models.close();
     const reopened = new SqliteReadModels(file);
     expect(reopened.checkpoint()).toBe(7n);
     expect(reopened.findInstance('a')?.tokenHash).toBe('h-a');
-    reopened.close();
+    await reopened.close();
   });
 
-  it("lists an account's instances oldest first and no one else's", () => {
+  it("lists an account's instances oldest first and no one else's", async () => {
     const models = new SqliteReadModels(join(dir, 'rm.sqlite'));
     models.apply(recorded([created('late', 'ann@example.com', '2026-03-01T00:00:00.000Z')], 'late', 1n), 1n);
     models.apply(recorded([created('early', 'ann@example.com', '2026-02-01T00:00:00.000Z')], 'early', 2n), 2n);
     models.apply(recorded([created('other', 'bob@example.com')], 'other', 3n), 3n);
     expect(models.listInstances('ann@example.com').map((r) => r.instanceId)).toEqual(['early', 'late']);
-    models.close();
+    await models.close();
   });
 });
 
@@ -133,8 +133,8 @@ describe('projection runner', () => {
     expect(live.allInstances()).toHaveLength(40);
     expect(rebuilt.allInstances()).toEqual(live.allInstances());
     expect(rebuilt.checkpoint()).toBe(await store.headPosition());
-    live.close();
-    rebuilt.close();
+    await live.close();
+    await rebuilt.close();
     await store.close();
   });
 
@@ -149,7 +149,7 @@ describe('projection runner', () => {
     expect(models.findInstance('w')).toBeDefined();
     await expect(runner.waitFor(written.position + 1000n, 100)).rejects.toBeInstanceOf(ReadModelLagError);
     await runner.stop();
-    models.close();
+    await models.close();
     await store.close();
   });
 
@@ -178,7 +178,7 @@ describe('projection runner', () => {
       expect(models.checkpoint()).toBe(head);
     } finally {
       await runner.stop();
-      models.close();
+      await models.close();
       await store.close();
     }
   });

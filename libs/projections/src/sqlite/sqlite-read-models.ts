@@ -201,8 +201,10 @@ export class SqliteReadModels {
     return (this.db.prepare('SELECT * FROM instances ORDER BY instance_id').all() as Row[]).map(fromRow);
   }
 
-  close(): void {
-    void this.checkpointer.stop();
+  /** Closes the file once its checkpointer thread has let go of it, so that nothing touches the
+   * directory after this resolves. */
+  async close(): Promise<void> {
+    await this.checkpointer.stop();
     this.db.close();
   }
 

@@ -17,7 +17,7 @@ async function rebuild(store: SqliteEventStore, modelsFile: string): Promise<num
   await runner.ready;
   await runner.stop();
   const rows = models.allInstances().length;
-  models.close();
+  await models.close();
   return rows;
 }
 
