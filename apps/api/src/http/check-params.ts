@@ -2,6 +2,7 @@ import { getMetadataStorage, validateSync, type ValidationError } from 'class-va
 import { Codes, type ErrorCode, type Violation } from '@gw/contract';
 import { RequestRefused } from './contract-error';
 import { mergeParams, type RequestParams } from './request-params';
+import { rulePass } from './rule-pass';
 
 const namesByDto = new Map<new () => object, string[]>();
 
@@ -13,7 +14,8 @@ export function checkParams<Dto extends object>(dtoClass: new () => Dto, params:
   const names = parameterNames(dtoClass);
   const { values, repeated } = mergeParams(params, names);
   const dto = Object.assign(new dtoClass(), values);
-  // Every rule is synchronous; validateSync spares a promise per rule on the hot path.
+  if (repeated.length === 0 && rulePass(dtoClass)?.(dto)) return dto;
+  // Every rule is synchronous; validateSync spares a promise per rule.
   const errors = validateSync(dto, { stopAtFirstError: true, forbidUnknownValues: false });
   if (errors.length === 0 && repeated.length === 0) return dto;
   const byName = new Map(errors.map((e) => [e.property, e]));

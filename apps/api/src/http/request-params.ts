@@ -127,17 +127,24 @@ export function repeatedTopLevelKeys(text: string): string[] {
   const seen = new Set<string>();
   const repeated = new Set<string>();
   let depth = 0;
+  // Character codes rather than one-character strings: this runs on every JSON request.
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') depth--;
-    else if (c === '"') {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) depth++; // { [
+    else if (c === 0x7d || c === 0x5d) depth--; // } ]
+    else if (c === 0x22) {
       let end = i + 1;
-      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      let escaped = false;
+      for (let d = text.charCodeAt(end); d !== 0x22 && end < text.length; d = text.charCodeAt(end)) {
+        if (d === 0x5c) {
+          escaped = true;
+          end += 2;
+        } else end += 1;
+      }
       let next = end + 1;
-      while (/\s/.test(text[next] ?? '')) next++;
-      if (depth === 1 && text[next] === ':') {
-        const key = JSON.parse(text.slice(i, end + 1)) as string;
+      for (let d = text.charCodeAt(next); d === 0x20 || d === 0x09 || d === 0x0a || d === 0x0d; d = text.charCodeAt(next)) next++;
+      if (depth === 1 && text.charCodeAt(next) === 0x3a) {
+        const key = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
         if (seen.has(key)) repeated.add(key);
         seen.add(key);
       }

@@ -1,6 +1,6 @@
 import { deciderSpec } from '@gw/domain-core/testing';
 import { fold } from '@gw/domain-core';
-import { InstanceIdTaken, instanceDecider, type InstanceCommand } from './instance.decider';
+import { InstanceIdTaken, instanceDecider, needsNewSigningSecret, type InstanceCommand } from './instance.decider';
 import type { InstanceEvent } from './instance.events';
 import { deliveryEnabled, instanceStatus } from './instance.state';
 import { DEFAULT_PACKAGES, parsePackageCatalogue } from './package-catalogue';
@@ -177,6 +177,16 @@ describe('the signing secret', () => {
 
   it('is not issued by switching delivery off', () => {
     spec.given([created]).when(change('')).then([]);
+  });
+
+  it('is needed only by a first non-empty registration, and a first registration without one is a bug', () => {
+    const state = (events: InstanceEvent[]) => fold(instanceDecider, events);
+    expect(needsNewSigningSecret(state([created]), 'https://a.example/hook')).toBe(true);
+    expect(needsNewSigningSecret(state([created]), '')).toBe(false);
+    expect(needsNewSigningSecret(state([created, issued]), 'https://a.example/hook')).toBe(false);
+    const { newSigningSecret: _unused, ...withoutSecret } = (change('https://a.example/hook') as Extract<InstanceCommand, { type: 'ChangeWebhook' }>).data;
+    spec.given([created]).when({ type: 'ChangeWebhook', data: withoutSecret }).thenThrows(Error);
+    spec.given([created, issued]).when({ type: 'ChangeWebhook', data: withoutSecret }).then([webhookSet('https://a.example/hook', '2026-01-02T00:00:00.000Z')]);
   });
 });
 

@@ -24,12 +24,12 @@ export type RenewInstance = {
 /**
  * Registers `url`, or switches delivery off when it is empty. `urlRefusal` carries the adapter's
  * verdict on where the URL's host points (a non-public address), so that the domain reports it beside
- * its own refusals. `newSigningSecret` is a freshly drawn, encrypted secret, used only if the instance
- * has none yet.
+ * its own refusals. `newSigningSecret` is a freshly drawn, encrypted secret; it is needed (and used)
+ * only by a first registration, when the instance has none yet (see `needsNewSigningSecret`).
  */
 export type ChangeWebhook = {
   type: 'ChangeWebhook';
-  data: { url: string; urlRefusal?: string; newSigningSecret: string; now: string };
+  data: { url: string; urlRefusal?: string; newSigningSecret?: string; now: string };
 };
 
 /** The receiver answered 410 Gone to a delivery for `url`. */
@@ -120,6 +120,7 @@ function decideChangeWebhook({ data }: ChangeWebhook, state: InstanceState): Ins
   if (data.url === state.webhookUrl && state.webhookOn) return [];
   const set: InstanceEvent = { type: 'WebhookSet', data: { instanceId: state.instanceId, url: data.url, setAt: data.now } };
   if (state.encryptedSigningSecret !== null) return [set];
+  if (data.newSigningSecret === undefined) throw new Error('ChangeWebhook: a first registration needs newSigningSecret');
   return [
     {
       type: 'SigningSecretIssued',
@@ -127,6 +128,12 @@ function decideChangeWebhook({ data }: ChangeWebhook, state: InstanceState): Ins
     },
     set,
   ];
+}
+
+/** Whether `ChangeWebhook` to `url` may need a new signing secret: a non-empty URL for an instance
+ * that has none yet. Drawing one costs a random draw and an encryption, so callers skip it otherwise. */
+export function needsNewSigningSecret(state: InstanceState, url: string): boolean {
+  return url !== '' && (state.status !== 'created' || state.encryptedSigningSecret === null);
 }
 
 function decideDisable({ data }: DisableWebhookForReceiver, state: InstanceState): InstanceEvent[] {

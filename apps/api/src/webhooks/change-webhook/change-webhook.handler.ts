@@ -1,6 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { newSigningSecret, SecretBox } from '@gw/application';
-import { deliveryEnabled, instanceDecider, instanceStreamName } from '@gw/domain-instances';
+import { deliveryEnabled, instanceDecider, instanceStreamName, needsNewSigningSecret } from '@gw/domain-instances';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../shared/command-runner';
 import { InstanceAuthenticator } from '../instance-authenticator';
@@ -33,8 +33,8 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
         data: {
           url: webhookUrl,
           now: this.clock.now(),
-          // Drawn every time, used only by a first registration; it is never stored in clear.
-          newSigningSecret: this.secrets.seal(newSigningSecret()),
+          // Only a first registration uses one; it is never stored in clear.
+          ...(needsNewSigningSecret(current, webhookUrl) ? { newSigningSecret: this.secrets.seal(newSigningSecret()) } : {}),
           ...(refusal ? { urlRefusal: refusal } : {}),
         },
       };
