@@ -6,6 +6,7 @@ import type { Logger } from '@gw/logging';
 import { WebhookSender } from './delivery/webhook-sender';
 import { Dispatcher } from './engine/dispatcher';
 import { Follower } from './engine/follower';
+import { NotificationBatcher } from './engine/notification-batcher';
 import { NotificationWriter } from './engine/notification-writer';
 import { NotifierModel } from './engine/notifier-model';
 import { NotifierMetrics } from './metrics/metrics';
@@ -30,8 +31,18 @@ export class NotifierService {
   ) {
     this.model = new NotifierModel(config.notifierPartitions, config.notifierPartition);
     const writer = new NotificationWriter(store, this.model, logger, this.controller.signal);
-    this.dispatcher = new Dispatcher(this.model, writer, sender, secrets, store, config, metrics, logger);
-    this.follower = new Follower(store, this.model, writer, metrics, logger, {
+    const batcher = new NotificationBatcher(writer, metrics, logger, {
+      batchMax: config.notificationBatchMax,
+      sending: (instanceId) => this.dispatcher.isSending(instanceId),
+      onCreated: () => this.dispatcher.wake(),
+    });
+    this.dispatcher = new Dispatcher(this.model, writer, sender, secrets, store, {
+      concurrency: config.notifierConcurrency,
+      retryScheduleSeconds: config.retryScheduleSeconds,
+      conflictRetries: config.conflictRetries,
+      onAttemptEnded: (instanceId) => batcher.release(instanceId),
+    }, metrics, logger);
+    this.follower = new Follower(store, this.model, writer, batcher, metrics, logger, {
       partition: config.notifierPartition,
       partitions: config.notifierPartitions,
       checkpointIntervalMs: config.notifierCheckpointIntervalMs,

@@ -34,7 +34,7 @@ describe('delivery with RETRY_SCHEDULE=1,1,1', () => {
   let receiver: Receiver;
   beforeAll(async () => {
     receiver = await Receiver.start();
-    stack = await Stack.start({ env: { ...LOCAL_TARGETS, RETRY_SCHEDULE: '1,1,1' } });
+    stack = await Stack.start({ env: { ...LOCAL_TARGETS, RETRY_SCHEDULE: '1,1,1', NOTIFICATION_BATCH_MAX: '10' } });
   });
   afterAll(async () => {
     await receiver?.stop();
@@ -80,18 +80,43 @@ describe('delivery with RETRY_SCHEDULE=1,1,1', () => {
     expect(message.webhookId).not.toBe(ack.webhookId);
   });
 
-  it('sends an instance\'s 30 notifications one at a time, numbered 1..30 in recording order', async () => {
-    // The first answer is slow, so that the other 29 are all due while it is in flight.
-    const { instance, path } = await subscribed(stack, receiver, (_, nth) => ({ delayMs: nth === 1 ? 2000 : 10 }));
-    for (const i of range(30)) await stack.message(instance, { id: `seq-${i}`, body: `#${i}` });
-    expect(receiver.at(path).length).toBeLessThanOrEqual(1);
-    await until('30 notifications', () => receiver.at(path).length >= 30, 20_000);
+  it('sends one notification of an instance at a time; what is recorded meanwhile follows in batches of at most NOTIFICATION_BATCH_MAX, in record order', async () => {
+    // The first answer is slow, so that the other 29 are all recorded while it is in flight.
+    const { instance, path } = await subscribed(stack, receiver, (_, nth) => ({ delayMs: nth === 1 ? 3000 : 10 }));
+    await stack.message(instance, { id: 'seq-1', body: '#1' });
+    await until('the first notification', () => receiver.at(path).length === 1, 5000, 5);
+    for (const i of range(30).slice(1)) await stack.message(instance, { id: `seq-${i}`, body: `#${i}` });
+    expect(receiver.at(path)).toHaveLength(1);
+    await until('30 messages', () => receiver.at(path).flatMap((r) => r.json.messages).length >= 30, 20_000);
     await sleep(300);
     const got = receiver.at(path);
-    expect(got.map((r) => r.json.sequence)).toEqual(range(30));
-    expect(got.map((r) => r.json.messages[0].id)).toEqual(range(30).map((i) => `seq-${i}`));
-    expect(new Set(got.map((r) => r.webhookId)).size).toBe(30);
+    expect(got.map((r) => r.json.sequence)).toEqual([1, 2, 3, 4]);
+    expect(got.map((r) => r.json.messages.length)).toEqual([1, 10, 10, 9]);
+    expect(got.flatMap((r) => r.json.messages.map((m: { id: string }) => m.id))).toEqual(range(30).map((i) => `seq-${i}`));
+    expect(got[1].json.messages[0]).toEqual({ id: 'seq-2', chatId: 'chat-1@c.us', from: '', fromMe: false, senderName: '', type: 'chat', body: '#2', time: 1_700_000_000 });
+    expect(new Set(got.map((r) => r.webhookId)).size).toBe(4);
     expect(receiver.maxConcurrency(path)).toBe(1);
+  });
+
+  it('never puts messages and acks in one notification, and keeps record order across the kinds', async () => {
+    const { instance, path } = await subscribed(stack, receiver, (_, nth) => ({ delayMs: nth === 1 ? 3000 : 10 }));
+    await stack.message(instance, { id: 'k-1' });
+    await until('the first notification', () => receiver.at(path).length === 1, 5000, 5);
+    await stack.ack(instance, { id: 'k-1', chatId: 'chat-1@c.us', status: 'sent', time: 1_700_000_001 });
+    await stack.ack(instance, { id: 'k-1', chatId: 'chat-1@c.us', status: 'delivered', time: 1_700_000_002 });
+    await stack.message(instance, { id: 'k-2' });
+    await stack.message(instance, { id: 'k-3' });
+    await stack.ack(instance, { id: 'k-2', chatId: 'chat-1@c.us', status: 'read', time: 1_700_000_003 });
+    await until('four notifications', () => receiver.at(path).length >= 4, 15_000);
+    await sleep(300);
+    const got = receiver.at(path).map((r) => r.json);
+    expect(got.map((body) => body.sequence)).toEqual([1, 2, 3, 4]);
+    expect(got.map((body) => (body.messages ? { messages: body.messages.map((m: { id: string }) => m.id) } : { ack: body.ack.map((a: { status: string }) => a.status) }))).toEqual([
+      { messages: ['k-1'] },
+      { ack: ['sent', 'delivered'] },
+      { messages: ['k-2', 'k-3'] },
+      { ack: ['read'] },
+    ]);
   });
 
   it('retries a failed notification with the same webhook-id until it succeeds, and getWebhookLogs shows every attempt newest first', async () => {

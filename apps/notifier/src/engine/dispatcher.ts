@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { handleCommand, type SecretBox } from '@gw/application';
-import type { AppConfig } from '@gw/config';
 import { deliveryEnabled, instanceDecider, instanceStreamName, instanceStatus } from '@gw/domain-instances';
 import { GONE_REASON, type NotificationEvent, type OpenNotification } from '@gw/domain-notifications';
 import { EventStoreUnavailableError, type EventStore } from '@gw/event-store';
@@ -11,6 +10,18 @@ import { Stopping, type NotificationWriter } from './notification-writer';
 import type { NotifierModel } from './notifier-model';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** What the dispatcher needs of the configuration, and no more. */
+export interface DispatcherSettings {
+  /** NOTIFIER_CONCURRENCY: requests in flight at once, over all instances. */
+  concurrency: number;
+  /** RETRY_SCHEDULE, in seconds, after the immediate first attempt. */
+  retryScheduleSeconds: readonly number[];
+  /** Internal retries of the 410 switch-off when the instance changed underneath it. */
+  conflictRetries: number;
+  /** An attempt of the instance ended (whatever its outcome). */
+  onAttemptEnded(instanceId: string): void;
+}
 
 /**
  * Sends due notifications: at most one request in flight per instance (so an instance's receiver
@@ -31,13 +42,18 @@ export class Dispatcher {
     private readonly sender: WebhookSender,
     private readonly secrets: SecretBox,
     private readonly store: EventStore,
-    private readonly config: AppConfig,
+    private readonly settings: DispatcherSettings,
     private readonly metrics: NotifierMetrics,
     private readonly logger: Logger,
   ) {}
 
   get requestsInFlight(): number {
     return this.inFlight.size;
+  }
+
+  /** Whether a notification of the instance is being sent now. */
+  isSending(instanceId: string): boolean {
+    return this.inFlight.has(instanceId);
   }
 
   start(): void {
@@ -78,7 +94,7 @@ export class Dispatcher {
         continue;
       }
       // Full: a finishing attempt wakes the dispatcher again.
-      if (this.inFlight.size >= this.config.notifierConcurrency) break;
+      if (this.inFlight.size >= this.settings.concurrency) break;
       this.begin(instanceId, next);
     }
     clearTimeout(this.timer);
@@ -94,6 +110,7 @@ export class Dispatcher {
       .finally(() => {
         this.inFlight.delete(instanceId);
         this.attempts.delete(attempt);
+        this.settings.onAttemptEnded(instanceId);
         this.wake();
       });
     this.attempts.add(attempt);
@@ -117,7 +134,7 @@ export class Dispatcher {
         webhookId: notification.webhookId,
         at: new Date().toISOString(),
         ...result,
-        retryDelaysSeconds: this.config.retryScheduleSeconds,
+        retryDelaysSeconds: this.settings.retryScheduleSeconds,
         jitter: 0.8 + Math.random() * 0.4,
       },
     });
@@ -158,7 +175,7 @@ export class Dispatcher {
           instanceStreamName(instanceId),
           instanceDecider,
           () => ({ type: 'DisableWebhookForReceiver' as const, data: { url, reason: GONE_REASON, now: new Date().toISOString() } }),
-          this.config.conflictRetries,
+          this.settings.conflictRetries,
         );
         return;
       } catch (error) {

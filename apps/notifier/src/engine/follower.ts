@@ -1,20 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { nameBasedId } from '@gw/application';
 import { INBOX_STREAM_PREFIX, isInboxEvent, type InboxEvent } from '@gw/domain-inbox';
 import { deliveryEnabled, INSTANCE_STREAM_PREFIX, instanceStatus, type InstanceRenewed, type InstanceState } from '@gw/domain-instances';
-import { NOTIFICATIONS_STREAM_PREFIX, type NotificationContent } from '@gw/domain-notifications';
+import { NOTIFICATIONS_STREAM_PREFIX, notificationSources, type NotifiableItem, type NotificationCreated } from '@gw/domain-notifications';
 import type { EventStore, RecordedEvent } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import type { NotifierMetrics } from '../metrics/metrics';
 import { readCheckpoint, recordCheckpoint } from './checkpoints';
+import type { NotificationBatcher } from './notification-batcher';
 import type { NotificationWriter } from './notification-writer';
 import type { NotifierModel } from './notifier-model';
 
+/** Recorded traffic that is to be notified. */
 interface Candidate {
   instanceId: string;
-  webhookId: string;
-  content: NotificationContent;
-  sourceEventId: string;
+  item: NotifiableItem;
+  position: bigint;
 }
 
 /**
@@ -25,9 +25,9 @@ interface Candidate {
 class Replay {
   /** Traffic after the checkpoint that may have no notification yet. */
   readonly candidates: Candidate[] = [];
-  /** Notifications created after the checkpoint: their traffic needs no new one. */
+  /** Traffic (by source event id) carried by notifications created after the checkpoint: it needs no new one. */
   readonly createdAfterCheckpoint = new Set<string>();
-  /** Where the traffic of each notification to be expected (by webhook id) was recorded, until its creation is met. */
+  /** Where notifiable traffic (by source event id) was recorded, until a notification carrying it is met. */
   readonly notifiable = new Map<string, bigint>();
   /** The last point at which each instance's delivery went off, and why. */
   readonly lastOff = new Map<string, { position: bigint; reason: string }>();
@@ -46,9 +46,9 @@ class Replay {
     }
   }
 
-  created(instanceId: string, webhookId: string): void {
-    const recordedAt = this.notifiable.get(webhookId);
-    this.notifiable.delete(webhookId);
+  created(instanceId: string, webhookId: string, sources: readonly string[]): void {
+    const recordedAt = this.notifiable.get(sources[0]);
+    for (const source of sources) this.notifiable.delete(source);
     const off = this.lastOff.get(instanceId);
     if (recordedAt !== undefined && off && off.position > recordedAt) this.doom(instanceId, webhookId, off.reason);
   }
@@ -81,17 +81,11 @@ export interface FollowerOptions {
   onChange(instanceId: string): void;
 }
 
-/** The webhook id of the notification made from a recorded message or ack: the same on every
- * attempt and resend, and the same if a restarted notifier meets the source event again. */
-export function webhookIdFor(sourceEventId: string): string {
-  return `msg_${nameBasedId(`webhook|${sourceEventId}`).replace(/-/g, '')}`;
-}
-
 /**
  * Follows the log and keeps the model current. At start it replays the log from the beginning (the
  * model lives only in memory; the log is the only state), and collects recorded traffic after the
- * partition's checkpoint that has no notification yet; once caught up it creates those, then creates
- * each new one as it is recorded. Whether traffic is notified is decided from the instance's state at
+ * partition's checkpoint that has no notification yet; once caught up it creates those, then hands
+ * each new one to the batcher as it is recorded. Whether traffic is notified is decided from the instance's state at
  * that point of the log: delivery on and the instance active when the traffic was recorded.
  */
 export class Follower {
@@ -105,6 +99,7 @@ export class Follower {
     private readonly store: EventStore,
     private readonly model: NotifierModel,
     private readonly writer: NotificationWriter,
+    private readonly batcher: NotificationBatcher,
     private readonly metrics: NotifierMetrics,
     private readonly logger: Logger,
     private readonly options: FollowerOptions,
@@ -136,9 +131,10 @@ export class Follower {
             }
             if (message.position > this.processed) this.processed = message.position;
             if (message.kind === 'caughtUp' && !this.live) {
-              for (const candidate of replay.candidates) {
-                if (!replay.createdAfterCheckpoint.has(candidate.webhookId)) await this.create(candidate);
+              for (const { instanceId, item, position } of replay.candidates) {
+                if (!replay.createdAfterCheckpoint.has(item.sourceEventId)) this.batcher.add(instanceId, item, position);
               }
+              await this.batcher.flush();
               for (const [instanceId, { webhookIds, reason }] of replay.doomed) {
                 const cancelled = await this.writer.run(instanceId, {
                   type: 'CancelNotifications',
@@ -163,10 +159,12 @@ export class Follower {
     }
   }
 
-  /** Records progress once everything up to the position has been turned into notifications. */
+  /** Records progress up to where everything has been turned into notifications: never past
+   * traffic that still waits for its notification (a restart finds that again). */
   async checkpoint(): Promise<void> {
-    if (!this.live || this.processed <= this.checkpointed) return;
-    const position = this.processed;
+    const waiting = this.batcher.earliestWaiting();
+    const position = waiting !== undefined && waiting - 1n < this.processed ? waiting - 1n : this.processed;
+    if (!this.live || position <= this.checkpointed) return;
     try {
       await recordCheckpoint(this.store, this.options.partition, this.options.partitions, position, new Date().toISOString());
       this.checkpointed = position;
@@ -183,6 +181,8 @@ export class Follower {
       if (!this.model.applyInstanceEvent(instanceId, event)) return;
       const reason = switchedOffBy(before, event);
       if (reason && this.live) {
+        // What was recorded while delivery was on is made first, then cancelled with the rest.
+        await this.batcher.flush(instanceId);
         const cancelled = await this.writer.run(instanceId, { type: 'CancelPending', data: { instanceId, reason, now: new Date().toISOString() } });
         this.metrics.cancelled.inc({}, cancelled.length);
       } else if (reason) {
@@ -192,16 +192,17 @@ export class Follower {
     } else if (prefix === NOTIFICATIONS_STREAM_PREFIX) {
       if (!this.model.applyRecordedNotification(instanceId, event)) return;
       if (!this.live && event.type === 'NotificationCreated') {
-        const { webhookId } = event.data as { webhookId: string };
-        if (event.position > checkpoint) replay.createdAfterCheckpoint.add(webhookId);
-        replay.created(instanceId, webhookId);
+        const data = event.data as NotificationCreated['data'];
+        const sources = notificationSources(data);
+        if (event.position > checkpoint) for (const source of sources) replay.createdAfterCheckpoint.add(source);
+        replay.created(instanceId, data.webhookId, sources);
       }
       this.options.onChange(instanceId);
     } else if (prefix === INBOX_STREAM_PREFIX && isInboxEvent(event)) {
       const candidate = this.candidateFrom(instanceId, event);
       if (!candidate) return;
-      if (this.live) return this.create(candidate);
-      replay.notifiable.set(candidate.webhookId, event.position);
+      if (this.live) return this.batcher.add(instanceId, candidate.item, candidate.position);
+      replay.notifiable.set(candidate.item.sourceEventId, event.position);
       if (event.position > checkpoint) replay.candidates.push(candidate);
     }
   }
@@ -210,17 +211,8 @@ export class Follower {
   private candidateFrom(instanceId: string, event: RecordedEvent & InboxEvent): Candidate | undefined {
     const instance = this.model.instance(instanceId);
     if (instance.status !== 'created' || !deliveryEnabled(instance, event.data.receivedAt)) return undefined;
-    const content: NotificationContent = event.type === 'MessageReceived' ? { messages: [event.data.message] } : { ack: [event.data.ack] };
-    return { instanceId, webhookId: webhookIdFor(event.id), content, sourceEventId: event.id };
-  }
-
-  private async create({ instanceId, webhookId, content, sourceEventId }: Candidate): Promise<void> {
-    const created = await this.writer.run(instanceId, {
-      type: 'CreateNotification',
-      data: { instanceId, webhookId, content, sourceEventId, now: new Date().toISOString() },
-    });
-    this.metrics.created.inc({}, created.length);
-    this.options.onChange(instanceId);
+    const item: NotifiableItem = event.type === 'MessageReceived' ? { sourceEventId: event.id, message: event.data.message } : { sourceEventId: event.id, ack: event.data.ack };
+    return { instanceId, item, position: event.position };
   }
 
   private async untilAvailable<T>(signal: AbortSignal, read: () => Promise<T>): Promise<T> {

@@ -21,11 +21,16 @@ export class Stopping extends Error {
 
 /**
  * Decides notification commands against the model's state of an instance's notifications and
- * appends the result at the revision that state came from. A concurrent writer (an operator's
- * resend, say) makes it reload the stream and decide again; an outage makes it wait and retry,
- * since an outcome that is not recorded would be attempted again.
+ * appends the result at the revision that state came from. Commands for one instance run one after
+ * the other, so that this process never conflicts with itself; commands for different instances run
+ * side by side and the store commits them together. A concurrent writer (an operator's resend, say)
+ * makes it reload the stream and decide again; an outage makes it wait and retry, since an outcome
+ * that is not recorded would be attempted again.
  */
 export class NotificationWriter {
+  /** The last command queued per instance; the next one starts when it has settled. */
+  private readonly tails = new Map<string, Promise<unknown>>();
+
   constructor(
     private readonly store: EventStore,
     private readonly model: NotifierModel,
@@ -33,7 +38,18 @@ export class NotificationWriter {
     private readonly signal: AbortSignal,
   ) {}
 
-  async run(instanceId: string, command: NotificationCommand): Promise<NotificationEvent[]> {
+  run(instanceId: string, command: NotificationCommand): Promise<NotificationEvent[]> {
+    // A tail never rejects, so a failed command does not stop the ones queued after it.
+    const result = (this.tails.get(instanceId) ?? Promise.resolve()).then(() => this.decideAndAppend(instanceId, command));
+    const tail = result.catch(() => undefined);
+    this.tails.set(instanceId, tail);
+    void tail.then(() => {
+      if (this.tails.get(instanceId) === tail) this.tails.delete(instanceId);
+    });
+    return result;
+  }
+
+  private async decideAndAppend(instanceId: string, command: NotificationCommand): Promise<NotificationEvent[]> {
     const streamName = notificationsStreamName(instanceId);
     for (let attempt = 0; ; attempt++) {
       if (this.signal.aborted) throw new Stopping();

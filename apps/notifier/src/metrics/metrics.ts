@@ -54,6 +54,7 @@ class Histogram {
 @Injectable()
 export class NotifierMetrics {
   readonly created = new Counter('notifier_notifications_created_total', 'Notifications created from recorded messages and acks.');
+  readonly items = new Counter('notifier_notified_items_total', 'Messages and acks carried by the notifications created (several per notification when batched).');
   readonly delivered = new Counter('notifier_notifications_delivered_total', 'Notifications a receiver accepted with a 2xx answer.');
   readonly failedAttempts = new Counter('notifier_attempts_failed_total', 'Delivery attempts that failed, by reason.');
   readonly deadLettered = new Counter('notifier_notifications_dead_lettered_total', 'Notifications whose last attempt failed.');
@@ -66,6 +67,7 @@ export class NotifierMetrics {
     const gauge = (name: string, help: string, value: number | bigint) => [`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name} ${value}`];
     return `${[
       ...this.created.render(),
+      ...this.items.render(),
       ...this.delivered.render(),
       ...this.failedAttempts.render(),
       ...this.deadLettered.render(),

@@ -1,3 +1,4 @@
 export * from './notification.events';
 export * from './notifications.state';
 export * from './notifications.decider';
+export * from './notification-batches';

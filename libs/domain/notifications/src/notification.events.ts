@@ -5,16 +5,23 @@ export type NotificationBody =
   | { instanceId: string; sequence: number; messages: Message[] }
   | { instanceId: string; sequence: number; ack: Ack[] };
 
-/** What a notification carries besides its envelope: one message or one ack. */
+/** What a notification carries besides its envelope: messages or acks, never both (CONTRACT 6). */
 export type NotificationContent = { messages: Message[] } | { ack: Ack[] };
 
 type Ref = { instanceId: string; webhookId: string; sequence: number };
 
-/** A notification exists; its first attempt is due at once. */
+/** A notification exists; its first attempt is due at once. `sourceEventIds` are the recorded
+ * messages or acks it carries, in record order; events written before batching name their one
+ * source as `sourceEventId`. */
 export type NotificationCreated = {
   type: 'NotificationCreated';
-  data: Ref & { body: NotificationBody; sourceEventId: string; createdAt: string };
+  data: Ref & { body: NotificationBody; createdAt: string } & ({ sourceEventIds: string[] } | { sourceEventId: string });
 };
+
+/** The recorded messages or acks a notification carries, whichever way its event names them. */
+export function notificationSources(data: NotificationCreated['data']): readonly string[] {
+  return 'sourceEventIds' in data ? data.sourceEventIds : [data.sourceEventId];
+}
 
 /** One attempt failed. `status` is the receiver's HTTP status, or 0 when no answer came. */
 export type DeliveryAttemptFailed = {

@@ -1,6 +1,6 @@
 import { deciderSpec } from '@gw/domain-core/testing';
 import { fold } from '@gw/domain-core';
-import type { Ack, Message } from '@gw/domain-inbox';
+import type { Message } from '@gw/domain-inbox';
 import { GONE_REASON, notificationsDecider, type NotificationCommand } from './notifications.decider';
 import type { NotificationBody, NotificationContent, NotificationEvent } from './notification.events';
 
@@ -25,7 +25,6 @@ const message: Message = {
   body: 'hello',
   time: 1767225600,
 };
-const ack: Ack = { id: 'm0', chatId: '4917612345678@c.us', status: 'read', time: 1767225601 };
 
 const bodyOf = (sequence: number, content: NotificationContent): NotificationBody =>
   'messages' in content ? { instanceId: I, sequence, messages: content.messages } : { instanceId: I, sequence, ack: content.ack };
@@ -96,11 +95,6 @@ function deadLetteredHistory(webhookId: string, sequence: number, createdAt = t0
   ];
 }
 
-const create = (webhookId: string, now = t0, content: NotificationContent = { messages: [message] }, sourceEventId = 'src'): NotificationCommand => ({
-  type: 'CreateNotification',
-  data: { instanceId: I, webhookId, content, sourceEventId, now },
-});
-
 const record = (
   webhookId: string,
   at: string,
@@ -123,95 +117,6 @@ const record = (
 
 const cancelPending = (reason: string, now: string): NotificationCommand => ({ type: 'CancelPending', data: { instanceId: I, reason, now } });
 const resendDeadLettered = (now: string): NotificationCommand => ({ type: 'ResendDeadLettered', data: { instanceId: I, now } });
-
-describe('creating notifications', () => {
-  it('numbers the first notification of an instance 1 and puts its message in the body', () => {
-    spec
-      .given([])
-      .when(create('wh-1', t0, { messages: [message] }, 'ev-1'))
-      .then([
-        {
-          type: 'NotificationCreated',
-          data: {
-            instanceId: I,
-            webhookId: 'wh-1',
-            sequence: 1,
-            body: { instanceId: I, sequence: 1, messages: [message] },
-            sourceEventId: 'ev-1',
-            createdAt: t0,
-          },
-        },
-      ]);
-  });
-
-  it('numbers the following notifications 2 and 3 in creation order, an ack body carrying `ack`', () => {
-    const t1 = plus(1);
-    spec
-      .given([created('wh-1', 1)])
-      .when(create('wh-2', t1, { ack: [ack] }, 'ev-2'))
-      .then([
-        {
-          type: 'NotificationCreated',
-          data: {
-            instanceId: I,
-            webhookId: 'wh-2',
-            sequence: 2,
-            body: { instanceId: I, sequence: 2, ack: [ack] },
-            sourceEventId: 'ev-2',
-            createdAt: t1,
-          },
-        },
-      ]);
-    spec
-      .given([created('wh-1', 1), created('wh-2', 2, t1, { ack: [ack] })])
-      .when(create('wh-3', plus(2), { messages: [message] }, 'ev-3'))
-      .then([
-        {
-          type: 'NotificationCreated',
-          data: {
-            instanceId: I,
-            webhookId: 'wh-3',
-            sequence: 3,
-            body: { instanceId: I, sequence: 3, messages: [message] },
-            sourceEventId: 'ev-3',
-            createdAt: plus(2),
-          },
-        },
-      ]);
-  });
-
-  it('keeps counting after earlier notifications were delivered, cancelled or dead-lettered (no reuse of a sequence)', () => {
-    spec
-      .given([
-        ...deadLetteredHistory('wh-1', 1),
-        created('wh-2', 2),
-        delivered('wh-2', 2, 1, plus(1)),
-        created('wh-3', 3),
-        cancelled('wh-3', 3, 'delivery switched off', plus(2)),
-      ])
-      .when(create('wh-4', plus(200000), { ack: [ack] }, 'ev-4'))
-      .then([
-        {
-          type: 'NotificationCreated',
-          data: {
-            instanceId: I,
-            webhookId: 'wh-4',
-            sequence: 4,
-            body: { instanceId: I, sequence: 4, ack: [ack] },
-            sourceEventId: 'ev-4',
-            createdAt: plus(200000),
-          },
-        },
-      ]);
-  });
-
-  it('makes the first attempt due immediately, at creation time', () => {
-    const createdAt = '2026-01-05T10:20:30.000Z';
-    const events = notificationsDecider.decide(create('wh-1', createdAt), notificationsDecider.initialState());
-    const open = state(events).open['wh-1'];
-    expect(open).toEqual(expect.objectContaining({ status: 'pending', attempts: 0, nextAttemptAt: createdAt, sequence: 1 }));
-  });
-});
 
 describe('recording a successful attempt', () => {
   it.each([200, 202, 204, 299])('records a %i answer on the first attempt as delivered, attempt 1', (status) => {

@@ -2,10 +2,18 @@ import { addMs, assertNever, type Decider } from '@gw/domain-core';
 import type { NotificationContent, NotificationEvent } from './notification.events';
 import { evolveNotifications, initialNotificationsState, type NotificationsState, type OpenNotification } from './notifications.state';
 
-/** Creates the next notification of an instance; its sequence is the instance's next number. */
-export type CreateNotification = {
-  type: 'CreateNotification';
-  data: { instanceId: string; webhookId: string; content: NotificationContent; sourceEventId: string; now: string };
+/** One notification to create: the webhook id the caller chose for it, what it carries, and the
+ * recorded messages or acks that is made of (see `batchNotifiable`). */
+export interface NewNotification {
+  webhookId: string;
+  content: NotificationContent;
+  sourceEventIds: string[];
+}
+
+/** Creates the next notifications of an instance, numbered on from its last sequence in this order. */
+export type CreateNotifications = {
+  type: 'CreateNotifications';
+  data: { instanceId: string; notifications: readonly NewNotification[]; now: string };
 };
 
 /**
@@ -41,7 +49,7 @@ export type CancelNotifications = {
 /** An operator resends the dead-lettered notifications, each with a new full schedule. */
 export type ResendDeadLettered = { type: 'ResendDeadLettered'; data: { instanceId: string; now: string } };
 
-export type NotificationCommand = CreateNotification | RecordAttempt | CancelPending | CancelNotifications | ResendDeadLettered;
+export type NotificationCommand = CreateNotifications | RecordAttempt | CancelPending | CancelNotifications | ResendDeadLettered;
 
 export const GONE_REASON = 'the receiver answered 410 Gone';
 
@@ -77,15 +85,15 @@ export const notificationsDecider: Decider<NotificationCommand, NotificationEven
   evolve: evolveNotifications,
   decide(command, state) {
     switch (command.type) {
-      case 'CreateNotification': {
-        const { instanceId, webhookId, content, sourceEventId, now } = command.data;
-        const sequence = state.lastSequence + 1;
-        return [
-          {
+      case 'CreateNotifications': {
+        const { instanceId, notifications, now } = command.data;
+        return notifications.map(({ webhookId, content, sourceEventIds }, i) => {
+          const sequence = state.lastSequence + 1 + i;
+          return {
             type: 'NotificationCreated',
-            data: { instanceId, webhookId, sequence, body: { instanceId, sequence, ...content }, sourceEventId, createdAt: now },
-          },
-        ];
+            data: { instanceId, webhookId, sequence, body: { instanceId, sequence, ...content }, sourceEventIds, createdAt: now },
+          };
+        });
       }
       case 'RecordAttempt':
         return decideAttempt(command, state);

@@ -65,7 +65,7 @@ function writeMix(log: LogWriter, target: number): Record<string, number> {
     const ref = { instanceId, webhookId: `msg_bench${traffic}`, sequence };
     const stream = `notifications-${instanceId}`;
     const createdAt = at();
-    log.add(stream, 'NotificationCreated', { ...ref, body: { instanceId, sequence, ...content }, sourceEventId: id, createdAt }, createdAt);
+    log.add(stream, 'NotificationCreated', { ...ref, body: { instanceId, sequence, ...content }, sourceEventIds: [id], createdAt }, createdAt);
     let attempt = 1;
     if (random() < 0.05) {
       const failedAt = at();

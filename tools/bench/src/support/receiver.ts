@@ -47,32 +47,43 @@ export class BenchReceiver {
   }
 }
 
-/** Counts distinct notifications (by `webhook-id`) and notes when the last new one arrived. */
+/**
+ * Counts the messages carried by distinct notifications (by `webhook-id`; a notification may carry
+ * several when batched) and notes when the last new one arrived.
+ */
 export class ArrivalCounter {
   private readonly seen = new Set<string>();
+  private items = 0;
   duplicates = 0;
   lastArrival = 0;
   private waiter?: { count: number; resolve: () => void };
 
+  /** Messages arrived, each counted once. */
   get count(): number {
+    return this.items;
+  }
+
+  /** Distinct notifications arrived. */
+  get notifications(): number {
     return this.seen.size;
   }
 
-  record(id: string, arrivedAt: number): void {
+  record(id: string, items: number, arrivedAt: number): void {
     if (this.seen.has(id)) {
       this.duplicates += 1;
       return;
     }
     this.seen.add(id);
+    this.items += items;
     this.lastArrival = arrivedAt;
-    if (this.waiter && this.seen.size >= this.waiter.count) this.waiter.resolve();
+    if (this.waiter && this.items >= this.waiter.count) this.waiter.resolve();
   }
 
-  /** Resolves once `count` distinct ones have arrived; rejects after `timeoutMs`. */
+  /** Resolves once `count` messages have arrived; rejects after `timeoutMs`. */
   until(count: number, timeoutMs: number): Promise<void> {
-    if (this.seen.size >= count) return Promise.resolve();
+    if (this.items >= count) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`only ${this.seen.size} of ${count} notifications arrived within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(() => reject(new Error(`only ${this.items} of ${count} messages arrived within ${timeoutMs} ms`)), timeoutMs);
       this.waiter = {
         count,
         resolve: () => {
@@ -82,4 +93,9 @@ export class ArrivalCounter {
       };
     });
   }
+}
+
+/** The ids of the messages a notification body carries. */
+export function messageIdsOf(body: string): string[] {
+  return ((JSON.parse(body) as { messages?: Array<{ id: string }> }).messages ?? []).map((m) => m.id);
 }

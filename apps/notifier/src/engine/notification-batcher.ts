@@ -1,0 +1,138 @@
+import { nameBasedId } from '@gw/application';
+import { batchNotifiable, type NewNotification, type NotifiableItem } from '@gw/domain-notifications';
+import type { Logger } from '@gw/logging';
+import type { NotifierMetrics } from '../metrics/metrics';
+import { Stopping, type NotificationWriter } from './notification-writer';
+
+/** Recorded traffic waiting to become a notification. */
+interface Waiting {
+  item: NotifiableItem;
+  /** Where it was recorded: the checkpoint stays before it until its notification exists. */
+  position: bigint;
+  /** Seen while a notification of its instance was being sent, so it may share the next one. */
+  batchable: boolean;
+}
+
+export interface BatcherOptions {
+  /** NOTIFICATION_BATCH_MAX. */
+  batchMax: number;
+  /** Whether a notification of the instance is being sent now; its traffic waits for the attempt. */
+  sending(instanceId: string): boolean;
+  /** Notifications of the instance were created. */
+  onCreated(instanceId: string): void;
+}
+
+/** The webhook id of the notification whose first item is `sourceEventId`: the same on every attempt
+ * and resend, and the same if a restarted notifier batches that item first again. */
+export function webhookIdFor(sourceEventId: string): string {
+  return `msg_${nameBasedId(`webhook|${sourceEventId}`).replace(/-/g, '')}`;
+}
+
+/**
+ * Turns recorded traffic into notifications (CONTRACT section 6, batching). Traffic of an instance
+ * with nothing being sent is created at the next turn of the event loop, one notification each;
+ * traffic seen while a notification of its instance is being sent waits for that attempt to end and
+ * then travels together (`batchNotifiable`). The notifications of all instances found waiting in one
+ * turn are written at once, so that the store commits them together.
+ */
+export class NotificationBatcher {
+  private readonly waiting = new Map<string, Waiting[]>();
+  /** Traffic taken from `waiting` whose notifications are being written. */
+  private readonly writing = new Map<string, Waiting[]>();
+  private flushQueued = false;
+
+  constructor(
+    private readonly writer: NotificationWriter,
+    private readonly metrics: NotifierMetrics,
+    private readonly logger: Logger,
+    private readonly options: BatcherOptions,
+  ) {}
+
+  add(instanceId: string, item: NotifiableItem, position: bigint): void {
+    const queue = this.waiting.get(instanceId) ?? [];
+    queue.push({ item, position, batchable: this.options.sending(instanceId) });
+    this.waiting.set(instanceId, queue);
+    this.schedule();
+  }
+
+  /** An attempt of the instance ended: what waited for it may go now. */
+  release(instanceId: string): void {
+    if (this.waiting.has(instanceId)) this.schedule();
+  }
+
+  /** The earliest position of traffic that has no notification yet, if any. */
+  earliestWaiting(): bigint | undefined {
+    let earliest: bigint | undefined;
+    for (const queues of [this.waiting, this.writing]) {
+      for (const queue of queues.values()) {
+        const first = queue[0]?.position;
+        if (first !== undefined && (earliest === undefined || first < earliest)) earliest = first;
+      }
+    }
+    return earliest;
+  }
+
+  /**
+   * Creates the notifications of what waits: of every instance not being sent to, or (`instanceId`)
+   * of that instance whatever it is doing, as before its delivery is switched off.
+   */
+  async flush(instanceId?: string): Promise<void> {
+    const ids = instanceId === undefined ? [...this.waiting.keys()].filter((id) => !this.options.sending(id)) : [instanceId];
+    await Promise.all(ids.map((id) => this.create(id)));
+  }
+
+  private schedule(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    setImmediate(() => {
+      this.flushQueued = false;
+      this.flush().catch((error: unknown) => {
+        if (!(error instanceof Stopping)) this.logger.error('could not create notifications', { error });
+      });
+    });
+  }
+
+  private async create(instanceId: string): Promise<void> {
+    const taken = this.waiting.get(instanceId);
+    if (!taken?.length) return;
+    this.waiting.delete(instanceId);
+    const writing = this.writing.get(instanceId) ?? [];
+    writing.push(...taken);
+    this.writing.set(instanceId, writing);
+    try {
+      const created = await this.writer.run(instanceId, {
+        type: 'CreateNotifications',
+        data: { instanceId, notifications: this.notificationsOf(taken), now: new Date().toISOString() },
+      });
+      this.metrics.created.inc({}, created.length);
+      this.metrics.items.inc({}, taken.length);
+    } finally {
+      // Written, or abandoned because the notifier stops: then the checkpoint stays before it and a
+      // restart finds it again.
+      const done = new Set(taken);
+      const rest = (this.writing.get(instanceId) ?? []).filter((w) => !done.has(w));
+      if (rest.length) this.writing.set(instanceId, rest);
+      else this.writing.delete(instanceId);
+    }
+    this.options.onCreated(instanceId);
+  }
+
+  /** Batchable runs share notifications; anything else goes alone, all in record order. */
+  private notificationsOf(taken: readonly Waiting[]): NewNotification[] {
+    const notifications: NewNotification[] = [];
+    let run: NotifiableItem[] = [];
+    const closeRun = () => {
+      for (const batch of batchNotifiable(run, this.options.batchMax)) notifications.push({ webhookId: webhookIdFor(batch.sourceEventIds[0]), ...batch });
+      run = [];
+    };
+    for (const { item, batchable } of taken) {
+      if (!batchable) {
+        closeRun();
+        run.push(item);
+        closeRun();
+      } else run.push(item);
+    }
+    closeRun();
+    return notifications;
+  }
+}

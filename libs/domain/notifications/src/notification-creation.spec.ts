@@ -1,0 +1,100 @@
+import { deciderSpec } from '@gw/domain-core/testing';
+import { fold } from '@gw/domain-core';
+import type { Ack, Message } from '@gw/domain-inbox';
+import { batchNotifiable, type NotifiableItem } from './notification-batches';
+import { notificationSources, type NotificationContent, type NotificationEvent } from './notification.events';
+import { notificationsDecider, type NewNotification, type NotificationCommand } from './notifications.decider';
+
+const spec = deciderSpec(notificationsDecider);
+const I = 'i1';
+const t0 = '2026-01-01T00:00:00.000Z';
+const t1 = '2026-01-01T00:00:01.000Z';
+
+const message = (id: string): Message => ({ id, chatId: 'c@c.us', from: 'f@c.us', fromMe: false, senderName: 'Ann', type: 'chat', body: `text ${id}`, time: 1767225600 });
+const ack = (id: string): Ack => ({ id, chatId: 'c@c.us', status: 'read', time: 1767225601 });
+const m = (id: string): NotifiableItem => ({ sourceEventId: `ev-${id}`, message: message(id) });
+const a = (id: string): NotifiableItem => ({ sourceEventId: `ev-${id}`, ack: ack(id) });
+
+const create = (now: string, ...notifications: NewNotification[]): NotificationCommand => ({ type: 'CreateNotifications', data: { instanceId: I, notifications, now } });
+const one = (webhookId: string, content: NotificationContent, ...sourceEventIds: string[]): NewNotification => ({ webhookId, content, sourceEventIds });
+const createdEvent = (webhookId: string, sequence: number, content: NotificationContent, sourceEventIds: string[], createdAt = t0): NotificationEvent => ({
+  type: 'NotificationCreated',
+  data: { instanceId: I, webhookId, sequence, body: { instanceId: I, sequence, ...content }, sourceEventIds, createdAt },
+});
+
+describe('creating notifications', () => {
+  it('numbers the first notification of an instance 1 and puts its messages in the body', () => {
+    spec
+      .given([])
+      .when(create(t0, one('wh-1', { messages: [message('1'), message('2')] }, 'ev-1', 'ev-2')))
+      .then([createdEvent('wh-1', 1, { messages: [message('1'), message('2')] }, ['ev-1', 'ev-2'])]);
+  });
+
+  it('numbers several notifications of one command on from the last sequence, in the order given', () => {
+    spec
+      .given([createdEvent('wh-1', 1, { messages: [message('1')] }, ['ev-1'])])
+      .when(create(t1, one('wh-2', { ack: [ack('2')] }, 'ev-2'), one('wh-3', { messages: [message('3')] }, 'ev-3')))
+      .then([
+        createdEvent('wh-2', 2, { ack: [ack('2')] }, ['ev-2'], t1),
+        createdEvent('wh-3', 3, { messages: [message('3')] }, ['ev-3'], t1),
+      ]);
+  });
+
+  it('keeps counting after earlier notifications were delivered or cancelled (no reuse of a sequence)', () => {
+    spec
+      .given([
+        createdEvent('wh-1', 1, { messages: [message('1')] }, ['ev-1']),
+        { type: 'NotificationDelivered', data: { instanceId: I, webhookId: 'wh-1', sequence: 1, attempt: 1, at: t1, status: 200, durationMs: 3 } },
+        createdEvent('wh-2', 2, { messages: [message('2')] }, ['ev-2']),
+        { type: 'NotificationCancelled', data: { instanceId: I, webhookId: 'wh-2', sequence: 2, reason: 'off', at: t1 } },
+      ])
+      .when(create(t1, one('wh-3', { ack: [ack('3')] }, 'ev-3')))
+      .then([createdEvent('wh-3', 3, { ack: [ack('3')] }, ['ev-3'], t1)]);
+  });
+
+  it('makes each first attempt due immediately, at creation time', () => {
+    const events = notificationsDecider.decide(create(t1, one('wh-1', { messages: [message('1')] }, 'ev-1')), notificationsDecider.initialState());
+    expect(fold(notificationsDecider, events).open['wh-1']).toEqual(expect.objectContaining({ status: 'pending', attempts: 0, nextAttemptAt: t1, sequence: 1 }));
+  });
+
+  it('records nothing for an empty command', () => {
+    spec.given([]).when(create(t0)).then([]);
+  });
+
+  it('names the sources of events written before batching and after alike', () => {
+    const legacy: NotificationEvent = {
+      type: 'NotificationCreated',
+      data: { instanceId: I, webhookId: 'wh-0', sequence: 1, body: { instanceId: I, sequence: 1, messages: [message('0')] }, sourceEventId: 'ev-0', createdAt: t0 },
+    };
+    const batched = createdEvent('wh-1', 2, { messages: [message('1'), message('2')] }, ['ev-1', 'ev-2']);
+    expect(legacy.type === 'NotificationCreated' && notificationSources(legacy.data)).toEqual(['ev-0']);
+    expect(batched.type === 'NotificationCreated' && notificationSources(batched.data)).toEqual(['ev-1', 'ev-2']);
+  });
+});
+
+describe('batching waiting messages and acks', () => {
+  it('puts consecutive items of one kind in one notification, in record order', () => {
+    expect(batchNotifiable([m('1'), m('2'), m('3')], 100)).toEqual([
+      { content: { messages: [message('1'), message('2'), message('3')] }, sourceEventIds: ['ev-1', 'ev-2', 'ev-3'] },
+    ]);
+  });
+
+  it('never mixes messages and acks, and keeps record order across the kinds', () => {
+    expect(batchNotifiable([m('1'), a('2'), a('3'), m('4')], 100)).toEqual([
+      { content: { messages: [message('1')] }, sourceEventIds: ['ev-1'] },
+      { content: { ack: [ack('2'), ack('3')] }, sourceEventIds: ['ev-2', 'ev-3'] },
+      { content: { messages: [message('4')] }, sourceEventIds: ['ev-4'] },
+    ]);
+  });
+
+  it('carries at most the batch size per notification', () => {
+    const items = ['1', '2', '3', '4', '5'].map(a);
+    expect(batchNotifiable(items, 2).map((b) => b.sourceEventIds)).toEqual([['ev-1', 'ev-2'], ['ev-3', 'ev-4'], ['ev-5']]);
+    expect(batchNotifiable(items, 1)).toHaveLength(5);
+  });
+
+  it('makes nothing of nothing, and refuses a batch size below 1', () => {
+    expect(batchNotifiable([], 100)).toEqual([]);
+    expect(() => batchNotifiable([m('1')], 0)).toThrow(RangeError);
+  });
+});
