@@ -33,7 +33,7 @@ export class NotifierService {
     const writer = new NotificationWriter(store, this.model, logger, this.controller.signal);
     const batcher = new NotificationBatcher(writer, metrics, logger, {
       batchMax: config.notificationBatchMax,
-      sending: (instanceId) => this.dispatcher.isSending(instanceId),
+      sending: (instanceId) => this.dispatcher.isSending(instanceId) || this.model.hasFreshNotification(instanceId),
       onCreated: () => this.dispatcher.wake(),
     });
     this.dispatcher = new Dispatcher(this.model, writer, sender, secrets, store, {

@@ -16,7 +16,8 @@ interface Waiting {
 export interface BatcherOptions {
   /** NOTIFICATION_BATCH_MAX. */
   batchMax: number;
-  /** Whether a notification of the instance is being sent now; its traffic waits for the attempt. */
+  /** Whether a notification of the instance is on its way: being sent, or made and waiting for its
+   * first attempt (behind NOTIFIER_CONCURRENCY). Its traffic waits for that attempt to end. */
   sending(instanceId: string): boolean;
   /** Notifications of the instance were created. */
   onCreated(instanceId: string): void;
@@ -30,9 +31,9 @@ export function webhookIdFor(sourceEventId: string): string {
 
 /**
  * Turns recorded traffic into notifications (CONTRACT section 6, batching). Traffic of an instance
- * with nothing being sent is created at the next turn of the event loop, one notification each;
- * traffic seen while a notification of its instance is being sent waits for that attempt to end and
- * then travels together (`batchNotifiable`). The notifications of all instances found waiting in one
+ * with nothing on its way is created at the next turn of the event loop, one notification each;
+ * traffic seen while a notification of its instance is on its way (being sent, or waiting for its
+ * first attempt) waits for that attempt to end and then travels together (`batchNotifiable`). The notifications of all instances found waiting in one
  * turn are written at once, so that the store commits them together.
  */
 export class NotificationBatcher {

@@ -97,6 +97,14 @@ export class NotifierModel {
     else this.withOpen.delete(instanceId);
   }
 
+  /** Whether the instance has a notification whose first attempt has not ended yet (a new or a
+   * resent one): traffic recorded meanwhile may travel in its next notification. */
+  hasFreshNotification(instanceId: string): boolean {
+    if (!this.withOpen.has(instanceId)) return false;
+    for (const n of Object.values(this.notificationsOf(instanceId).state.open)) if (n.status === 'pending' && n.attempts === 0) return true;
+    return false;
+  }
+
   /** The pending notification of an instance to attempt next: earliest due, then lowest sequence. */
   nextDue(instanceId: string): OpenNotification | undefined {
     let best: OpenNotification | undefined;
