@@ -46,6 +46,7 @@ export class NotifierService {
       partition: config.notifierPartition,
       partitions: config.notifierPartitions,
       checkpointIntervalMs: config.notifierCheckpointIntervalMs,
+      snapshotEvery: config.notifierSnapshotEvery,
       onChange: () => this.dispatcher.wake(),
     });
   }
@@ -67,6 +68,7 @@ export class NotifierService {
       inFlight: this.dispatcher.requestsInFlight,
       lagEvents: head > this.follower.position ? head - this.follower.position : 0n,
       ready,
+      replayedAtStart: this.follower.replayedAtStart,
     });
   }
 

@@ -29,6 +29,8 @@ export interface AppConfig {
   notifierPartitions: number;
   notifierPartition: number;
   notifierCheckpointIntervalMs: number;
+  /** Events the notifier follows between snapshots of its state; 0: no snapshots. */
+  notifierSnapshotEvery: number;
   /** Most messages (or acks) one notification carries when they waited for the one before it. */
   notificationBatchMax: number;
   /** Requests a minute per account on the account host, per instance on the instance host, and
@@ -150,6 +152,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     notifierPartition: read.integer('NOTIFIER_PARTITION', 0, 0, 1023),
     notifierCheckpointIntervalMs: read.integer('NOTIFIER_CHECKPOINT_INTERVAL_MS', 1000, 10, 600_000),
     notificationBatchMax: read.integer('NOTIFICATION_BATCH_MAX', 100, 1, 1000),
+    notifierSnapshotEvery: read.integer('NOTIFIER_SNAPSHOT_EVERY', 50_000, 0, 100_000_000),
     rateLimits: {
       accountPerMinute: read.integer('RATE_LIMIT_ACCOUNT_PER_MINUTE', 600, 0, 1_000_000),
       instancePerMinute: read.integer('RATE_LIMIT_INSTANCE_PER_MINUTE', 600, 0, 1_000_000),

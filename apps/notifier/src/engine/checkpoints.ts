@@ -1,23 +1,37 @@
 import { newEventId } from '@gw/application';
 import type { EventStore } from '@gw/event-store';
+import type { SnapshotRef } from './snapshots';
 
-/** How far a notifier partition has turned recorded traffic into notifications. */
+/** How far a notifier partition has turned recorded traffic into notifications, and where its latest
+ * snapshot is (absent before the first). */
 export type NotifierCheckpointed = {
   type: 'NotifierCheckpointed';
-  data: { partition: number; partitions: number; position: string; at: string };
+  data: { partition: number; partitions: number; position: string; at: string; snapshot?: SnapshotRef };
 };
+
+/** A partition's progress as recorded. */
+export interface Checkpoint {
+  position: bigint;
+  snapshot?: SnapshotRef;
+}
 
 export function checkpointStreamName(partition: number, partitions: number): string {
   return `notifier-checkpoint-${partition}-of-${partitions}`;
 }
 
-/** The last recorded checkpoint of a partition, or 0n. */
-export async function readCheckpoint(store: EventStore, partition: number, partitions: number): Promise<bigint> {
+/** The last recorded checkpoint of a partition; position 0n when there is none. */
+export async function readCheckpoint(store: EventStore, partition: number, partitions: number): Promise<Checkpoint> {
   const last = await store.readLastEvent(checkpointStreamName(partition, partitions));
-  return last ? BigInt((last.data as NotifierCheckpointed['data']).position) : 0n;
+  if (!last) return { position: 0n };
+  const data = last.data as NotifierCheckpointed['data'];
+  return { position: BigInt(data.position), ...(data.snapshot ? { snapshot: data.snapshot } : {}) };
 }
 
-export async function recordCheckpoint(store: EventStore, partition: number, partitions: number, position: bigint, at: string): Promise<void> {
-  const event: NotifierCheckpointed = { type: 'NotifierCheckpointed', data: { partition, partitions, position: position.toString(), at } };
+export async function recordCheckpoint(store: EventStore, partition: number, partitions: number, checkpoint: Checkpoint, at: string): Promise<void> {
+  const { position, snapshot } = checkpoint;
+  const event: NotifierCheckpointed = {
+    type: 'NotifierCheckpointed',
+    data: { partition, partitions, position: position.toString(), at, ...(snapshot ? { snapshot } : {}) },
+  };
   await store.append(checkpointStreamName(partition, partitions), [{ id: newEventId(), ...event }], 'any');
 }

@@ -1,97 +1,47 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { INBOX_STREAM_PREFIX, isInboxEvent, type InboxEvent } from '@gw/domain-inbox';
-import { deliveryEnabled, INSTANCE_STREAM_PREFIX, instanceStatus, type InstanceRenewed, type InstanceState } from '@gw/domain-instances';
+import { deliveryEnabled, INSTANCE_STREAM_PREFIX } from '@gw/domain-instances';
 import { NOTIFICATIONS_STREAM_PREFIX, notificationSources, type NotifiableItem, type NotificationCreated } from '@gw/domain-notifications';
 import type { EventStore, RecordedEvent } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import type { NotifierMetrics } from '../metrics/metrics';
-import { readCheckpoint, recordCheckpoint } from './checkpoints';
+import { readCheckpoint, recordCheckpoint, type Checkpoint } from './checkpoints';
 import type { NotificationBatcher } from './notification-batcher';
 import type { NotificationWriter } from './notification-writer';
 import type { NotifierModel } from './notifier-model';
-
-/** Recorded traffic that is to be notified. */
-interface Candidate {
-  instanceId: string;
-  item: NotifiableItem;
-  position: bigint;
-}
-
-/**
- * What the replay at start-up gathers before delivery begins. Delivery that went off (cleared, 410,
- * or expired before a renewal) while no notifier was following the log cancels what was pending at
- * that point, as a notifier following live would have; it may be on again by the time we catch up.
- */
-class Replay {
-  /** Traffic after the checkpoint that may have no notification yet. */
-  readonly candidates: Candidate[] = [];
-  /** Traffic (by source event id) carried by notifications created after the checkpoint: it needs no new one. */
-  readonly createdAfterCheckpoint = new Set<string>();
-  /** Where notifiable traffic (by source event id) was recorded, until a notification carrying it is met. */
-  readonly notifiable = new Map<string, bigint>();
-  /** The last point at which each instance's delivery went off, and why. */
-  readonly lastOff = new Map<string, { position: bigint; reason: string }>();
-  /** Notifications that were pending when their instance's delivery went off, by instance. */
-  readonly doomed = new Map<string, { webhookIds: Set<string>; reason: string }>();
-
-  switchedOff(instanceId: string, position: bigint, reason: string, model: NotifierModel): void {
-    this.lastOff.set(instanceId, { position, reason });
-    for (const n of Object.values(model.notificationsOf(instanceId).state.open)) {
-      if (n.status === 'pending') this.doom(instanceId, n.webhookId, reason);
-    }
-    // Traffic recorded before this point whose notification is not made yet: made and cancelled at
-    // once by a live notifier, so not made at all. (If it was made after all, `created` dooms it.)
-    for (let i = this.candidates.length - 1; i >= 0; i--) {
-      if (this.candidates[i].instanceId === instanceId) this.candidates.splice(i, 1);
-    }
-  }
-
-  created(instanceId: string, webhookId: string, sources: readonly string[]): void {
-    const recordedAt = this.notifiable.get(sources[0]);
-    for (const source of sources) this.notifiable.delete(source);
-    const off = this.lastOff.get(instanceId);
-    if (recordedAt !== undefined && off && off.position > recordedAt) this.doom(instanceId, webhookId, off.reason);
-  }
-
-  private doom(instanceId: string, webhookId: string, reason: string): void {
-    const entry = this.doomed.get(instanceId) ?? { webhookIds: new Set<string>(), reason };
-    entry.webhookIds.add(webhookId);
-    entry.reason = reason;
-    this.doomed.set(instanceId, entry);
-  }
-}
-
-/** Why an instance event switches delivery off (cancelling what is pending), or null. */
-function switchedOffBy(before: InstanceState, event: RecordedEvent): string | null {
-  if (event.type === 'WebhookCleared') return 'delivery was switched off';
-  if (event.type === 'WebhookDisabledByReceiver') return 'the receiver switched delivery off (410 Gone)';
-  // A renewal after expiry: the expiry cancelled what was pending, even if no attempt noticed it.
-  if (event.type === 'InstanceRenewed' && before.status === 'created') {
-    const { renewedAt } = event.data as InstanceRenewed['data'];
-    if (instanceStatus(before.expiresAt, renewedAt) === 'expired') return 'the instance expired';
-  }
-  return null;
-}
+import { Replay, switchedOffBy, type Candidate } from './replay';
+import { readSnapshot, writeSnapshot, type SnapshotRef } from './snapshots';
 
 export interface FollowerOptions {
   partition: number;
   partitions: number;
   checkpointIntervalMs: number;
+  /** NOTIFIER_SNAPSHOT_EVERY: events followed between snapshots of the model; 0: never. */
+  snapshotEvery: number;
   /** Called when an instance's notifications may have become due. */
   onChange(instanceId: string): void;
 }
 
 /**
- * Follows the log and keeps the model current. At start it replays the log from the beginning (the
- * model lives only in memory; the log is the only state), and collects recorded traffic after the
- * partition's checkpoint that has no notification yet; once caught up it creates those, then hands
- * each new one to the batcher as it is recorded. Whether traffic is notified is decided from the instance's state at
- * that point of the log: delivery on and the instance active when the traffic was recorded.
+ * Follows the log and keeps the model current. At start it loads the partition's latest snapshot
+ * (kept in the store, so a notifier on a fresh machine resumes too) and replays the log after it, or
+ * the whole log when there is none; it collects recorded traffic after the checkpoint that has no
+ * notification yet, and once caught up creates those, then hands each new one to the batcher as it
+ * is recorded. Whether traffic is notified is decided from the instance's state at that point of the
+ * log: delivery on and the instance active when the traffic was recorded. Every NOTIFIER_SNAPSHOT_EVERY
+ * events it writes a new snapshot, so that a start costs the live state plus at most that many events.
  */
 export class Follower {
   private processed = 0n;
   private live = false;
   private checkpointed = 0n;
+  /** The latest snapshot, and whether a checkpoint naming it has been recorded. */
+  private snapshot?: SnapshotRef;
+  private snapshotRecorded = true;
+  private snapshotting = false;
+  private eventsSinceSnapshot = 0;
+  /** Events applied between the start and being caught up: what a start cost. */
+  private replayed = 0;
   private markReady!: () => void;
   readonly ready = new Promise<void>((resolve) => (this.markReady = resolve));
 
@@ -110,9 +60,13 @@ export class Follower {
     return this.processed;
   }
 
+  /** Events the start replayed (after the snapshot it loaded, if any). */
+  get replayedAtStart(): number {
+    return this.replayed;
+  }
+
   async run(signal: AbortSignal): Promise<void> {
-    const checkpoint = await this.untilAvailable(signal, () => readCheckpoint(this.store, this.options.partition, this.options.partitions));
-    this.checkpointed = checkpoint;
+    const checkpoint = await this.resume(signal);
     let replay = new Replay();
     const timer = setInterval(() => void this.checkpoint(), this.options.checkpointIntervalMs);
     try {
@@ -127,6 +81,9 @@ export class Follower {
             if (message.kind === 'event') {
               await this.apply(message.event, checkpoint, replay);
               this.processed = message.event.position;
+              this.eventsSinceSnapshot += 1;
+              if (this.live) this.maybeSnapshot();
+              else this.replayed += 1;
               continue;
             }
             if (message.position > this.processed) this.processed = message.position;
@@ -147,6 +104,7 @@ export class Follower {
               await this.checkpoint();
               this.markReady();
             }
+            if (this.live) this.maybeSnapshot();
           }
         } catch (error) {
           if (signal.aborted) break;
@@ -164,13 +122,64 @@ export class Follower {
   async checkpoint(): Promise<void> {
     const waiting = this.batcher.earliestWaiting();
     const position = waiting !== undefined && waiting - 1n < this.processed ? waiting - 1n : this.processed;
-    if (!this.live || position <= this.checkpointed) return;
+    if (!this.live || (position <= this.checkpointed && this.snapshotRecorded)) return;
+    const snapshot = this.snapshot;
+    const recorded: Checkpoint = { position: position > this.checkpointed ? position : this.checkpointed, ...(snapshot ? { snapshot } : {}) };
     try {
-      await recordCheckpoint(this.store, this.options.partition, this.options.partitions, position, new Date().toISOString());
-      this.checkpointed = position;
+      await recordCheckpoint(this.store, this.options.partition, this.options.partitions, recorded, new Date().toISOString());
+      this.checkpointed = recorded.position;
+      if (this.snapshot === snapshot) this.snapshotRecorded = true;
     } catch (error) {
       this.logger.warn('could not record the checkpoint; will try again', { error });
     }
+  }
+
+  /** Reads the checkpoint and loads the snapshot it names; returns the position after which recorded
+   * traffic may still need a notification. */
+  private async resume(signal: AbortSignal): Promise<bigint> {
+    const { partition, partitions } = this.options;
+    const recorded = await this.untilAvailable(signal, () => readCheckpoint(this.store, partition, partitions));
+    this.checkpointed = recorded.position;
+    if (!recorded.snapshot) return recorded.position;
+    const ref = recorded.snapshot;
+    const snapshot = await this.untilAvailable(signal, () => readSnapshot(this.store, ref));
+    if (!snapshot) {
+      this.logger.warn('the snapshot named by the checkpoint is of another version or incomplete; replaying the whole log', { stream: ref.stream });
+      return recorded.position;
+    }
+    this.model.restore(snapshot.entries);
+    this.processed = snapshot.position;
+    this.snapshot = ref;
+    this.logger.info('resuming from a snapshot', { position: ref.position, instances: snapshot.entries.length });
+    // Everything up to the snapshot had its notifications when it was taken.
+    return snapshot.position > recorded.position ? snapshot.position : recorded.position;
+  }
+
+  /**
+   * Takes a snapshot when enough events went by, at a point where the model reflects exactly the log
+   * up to `processed` and nothing before it waits for a notification; it is written in the
+   * background, and the next checkpoint names it.
+   */
+  private maybeSnapshot(): void {
+    const { snapshotEvery, partition, partitions } = this.options;
+    if (snapshotEvery === 0 || this.eventsSinceSnapshot < snapshotEvery || this.snapshotting) return;
+    if (this.batcher.earliestWaiting() !== undefined) return;
+    // Taken now, synchronously: the model's states are immutable values, so later changes do not reach it.
+    const taken = { position: this.processed, entries: this.model.entries() };
+    this.eventsSinceSnapshot = 0;
+    this.snapshotting = true;
+    void writeSnapshot(this.store, partition, partitions, taken)
+      .then(async (ref) => {
+        this.snapshot = ref;
+        this.snapshotRecorded = false;
+        this.metrics.snapshots.inc();
+        await this.checkpoint();
+      })
+      .catch((error: unknown) => {
+        this.logger.warn('could not write a snapshot; will try again', { error });
+        this.eventsSinceSnapshot = snapshotEvery;
+      })
+      .finally(() => (this.snapshotting = false));
   }
 
   private async apply(event: RecordedEvent, checkpoint: bigint, replay: Replay): Promise<void> {

@@ -9,6 +9,7 @@ import {
   type OpenNotification,
 } from '@gw/domain-notifications';
 import type { RecordedEvent } from '@gw/event-store';
+import { restoredView, storedView, type SnapshotEntry } from './snapshots';
 
 /** A stream's folded state and the revision of the last event folded into it (-1n: none). */
 export interface View<State> {
@@ -103,6 +104,29 @@ export class NotifierModel {
     if (!this.withOpen.has(instanceId)) return false;
     for (const n of Object.values(this.notificationsOf(instanceId).state.open)) if (n.status === 'pending' && n.attempts === 0) return true;
     return false;
+  }
+
+  /** Everything the model holds, per instance, for a snapshot. */
+  entries(): SnapshotEntry[] {
+    const entries = new Map<string, SnapshotEntry>();
+    for (const [instanceId, view] of this.instances) entries.set(instanceId, { instanceId, instance: storedView(view) });
+    for (const [instanceId, view] of this.notifications) {
+      const entry = entries.get(instanceId) ?? { instanceId };
+      entry.notifications = storedView(view);
+      entries.set(instanceId, entry);
+    }
+    return [...entries.values()];
+  }
+
+  /** Starts from a snapshot's entries instead of an empty model. */
+  restore(entries: readonly SnapshotEntry[]): void {
+    this.instances.clear();
+    this.notifications.clear();
+    this.withOpen.clear();
+    for (const { instanceId, instance, notifications } of entries) {
+      if (instance) this.instances.set(instanceId, restoredView(instance));
+      if (notifications) this.replaceNotifications(instanceId, restoredView(notifications));
+    }
   }
 
   /** The pending notification of an instance to attempt next: earliest due, then lowest sequence. */

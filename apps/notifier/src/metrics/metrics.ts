@@ -59,11 +59,12 @@ export class NotifierMetrics {
   readonly failedAttempts = new Counter('notifier_attempts_failed_total', 'Delivery attempts that failed, by reason.');
   readonly deadLettered = new Counter('notifier_notifications_dead_lettered_total', 'Notifications whose last attempt failed.');
   readonly cancelled = new Counter('notifier_notifications_cancelled_total', 'Notifications cancelled because delivery was switched off or the instance expired.');
+  readonly snapshots = new Counter('notifier_snapshots_total', 'Snapshots of the notifier state written to the store.');
   readonly latency = new Histogram('notifier_attempt_duration_seconds', 'Time from sending a request to its answer or failure.', [
     0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15,
   ]);
 
-  render(gauges: { pending: number; inFlight: number; lagEvents: bigint; ready: boolean }): string {
+  render(gauges: { pending: number; inFlight: number; lagEvents: bigint; ready: boolean; replayedAtStart: number }): string {
     const gauge = (name: string, help: string, value: number | bigint) => [`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name} ${value}`];
     return `${[
       ...this.created.render(),
@@ -72,11 +73,13 @@ export class NotifierMetrics {
       ...this.failedAttempts.render(),
       ...this.deadLettered.render(),
       ...this.cancelled.render(),
+      ...this.snapshots.render(),
       ...this.latency.render(),
       ...gauge('notifier_pending_notifications', 'Notifications waiting for an attempt (due or scheduled).', gauges.pending),
       ...gauge('notifier_requests_in_flight', 'Requests to receivers in flight now.', gauges.inFlight),
       ...gauge('notifier_log_lag_events', 'Events between the log head and what the notifier has processed.', gauges.lagEvents),
       ...gauge('notifier_ready', '1 once the notifier has caught up with the log after start.', gauges.ready ? 1 : 0),
+      ...gauge('notifier_start_replayed_events', 'Events the start replayed after the snapshot it loaded (the whole log when there was none).', gauges.replayedAtStart),
     ].join('\n')}\n`;
   }
 }

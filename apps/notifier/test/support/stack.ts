@@ -1,4 +1,5 @@
-import { ApiProcess, createAccount, expectSuccess, get, NotifierProcess, postJson, request, tempDataDir } from '@gw/testing';
+import { rmSync } from 'node:fs';
+import { ApiProcess, createAccount, expectSuccess, get, NotifierProcess, postJson, request, runOpsAsync, tempDataDir } from '@gw/testing';
 
 /** The internal ingest token both processes are given (so neither generates one). */
 export const INTERNAL_TOKEN = 'notifier-e2e-internal-token-0123456789';
@@ -35,22 +36,41 @@ let emails = 0;
 export class Stack {
   notifier?: NotifierProcess;
   private account!: { email: string; apikey: string };
+  /** Data dirs of notifiers started on a fresh disk, removed at the end. */
+  private readonly freshDirs: string[] = [];
 
   private constructor(
     public api: ApiProcess,
     readonly apiEnv: Record<string, string>,
     readonly notifierEnv: Record<string, string>,
+    private readonly freshNotifierDisk: boolean,
   ) {}
 
-  /** `env` goes to both processes; `apiEnv` and `notifierEnv` to one each. */
+  /**
+   * `env` goes to both processes; `apiEnv` and `notifierEnv` to one each. With an `EVENT_STORE`
+   * connection string in `env` (and a `SECRETS_KEY`), `freshNotifierDisk` starts every notifier on
+   * a data dir of its own, as on another machine.
+   */
   static async start(
-    options: { env?: Record<string, string>; apiEnv?: Record<string, string>; notifierEnv?: Record<string, string>; notifier?: boolean } = {},
+    options: {
+      env?: Record<string, string>;
+      apiEnv?: Record<string, string>;
+      notifierEnv?: Record<string, string>;
+      notifier?: boolean;
+      freshNotifierDisk?: boolean;
+    } = {},
   ): Promise<Stack> {
     const common = { INTERNAL_TOKEN, SHUTDOWN_GRACE_MS: '500', ...options.env };
     const apiEnv = { ...common, ...options.apiEnv };
     const api = await ApiProcess.start({ dataDir: tempDataDir(), env: apiEnv });
-    const stack = new Stack(api, apiEnv, { ...common, ...options.notifierEnv });
-    stack.account = createAccount(api.dataDir, `notifier-e2e-${process.pid}-${++emails}@example.com`);
+    const stack = new Stack(api, apiEnv, { ...common, ...options.notifierEnv }, options.freshNotifierDisk ?? false);
+    const email = `notifier-e2e-${process.pid}-${++emails}@example.com`;
+    if (common['EVENT_STORE']) {
+      // Asynchronously: the EventStoreDB test double may run in this very process.
+      const created = await runOpsAsync(api.dataDir, ['accounts', 'create', '--email', email], common);
+      if (created.status !== 0) throw new Error(`accounts create failed: ${created.stderr}`);
+      stack.account = JSON.parse(created.stdout) as { email: string; apikey: string };
+    } else stack.account = createAccount(api.dataDir, email);
     if (options.notifier !== false) await stack.startNotifier();
     return stack;
   }
@@ -63,7 +83,9 @@ export class Stack {
   async startNotifier(env: Record<string, string> = this.notifierEnv): Promise<NotifierProcess> {
     if (this.notifier?.running) await this.notifier.stop();
     // Assigned before it starts, so that a test can kill it as soon as it sends anything.
-    const notifier = new NotifierProcess(this.dataDir, env);
+    const dataDir = this.freshNotifierDisk ? tempDataDir() : this.dataDir;
+    if (this.freshNotifierDisk) this.freshDirs.push(dataDir);
+    const notifier = new NotifierProcess(dataDir, env);
     this.notifier = notifier;
     await notifier.start();
     return notifier;
@@ -86,6 +108,7 @@ export class Stack {
     await this.notifier?.stop();
     await this.api.stop();
     this.api.removeData();
+    for (const dir of this.freshDirs) rmSync(dir, { recursive: true, force: true });
   }
 
   async newInstance(): Promise<Instance> {
