@@ -20,7 +20,7 @@ describe.each([
   beforeAll(async () => {
     receiver = await Receiver.start();
     server = onEsdb ? await startEsdbTestServer({ port: 0 }) : undefined;
-    const store = server ? { EVENT_STORE: server.connectionString, SECRETS_KEY: 'cd'.repeat(32) } : {};
+    const store: Record<string, string> = server ? { EVENT_STORE: server.connectionString, SECRETS_KEY: 'cd'.repeat(32) } : {};
     // One retry, 2.4 to 3.6 s after a failure: still pending when the notifier is killed.
     stack = await Stack.start({
       env: { ...LOCAL_TARGETS, ...store, RETRY_SCHEDULE: '3', NOTIFIER_SNAPSHOT_EVERY: String(SNAPSHOT_EVERY) },

@@ -8,6 +8,7 @@ import { scenarioA } from './scenarios/api-read';
 import { scenarioB, scenarioC, scenarioH } from './scenarios/api-writes';
 import { scenarioF } from './scenarios/memory';
 import { scenarioD } from './scenarios/notifier';
+import { scenarioG } from './scenarios/notifier-start';
 import { scenarioE } from './scenarios/replay';
 import { FULL, QUICK, type BenchContext } from './support/context';
 import type { ScenarioResult } from './support/figures';
@@ -21,6 +22,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   d: scenarioD,
   e: scenarioE,
   f: scenarioF,
+  g: scenarioG,
   h: scenarioH,
 };
 

@@ -60,7 +60,7 @@ export class Stack {
       freshNotifierDisk?: boolean;
     } = {},
   ): Promise<Stack> {
-    const common = { INTERNAL_TOKEN, SHUTDOWN_GRACE_MS: '500', ...options.env };
+    const common: Record<string, string> = { INTERNAL_TOKEN, SHUTDOWN_GRACE_MS: '500', ...options.env };
     const apiEnv = { ...common, ...options.apiEnv };
     const api = await ApiProcess.start({ dataDir: tempDataDir(), env: apiEnv });
     const stack = new Stack(api, apiEnv, { ...common, ...options.notifierEnv }, options.freshNotifierDisk ?? false);
