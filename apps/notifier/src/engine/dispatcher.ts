@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { handleCommand, type SecretBox } from '@gw/application';
-import { deliveryEnabled, instanceDecider, instanceStreamName, instanceStatus } from '@gw/domain-instances';
-import { GONE_REASON, type NotificationEvent, type OpenNotification } from '@gw/domain-notifications';
+import { instanceDecider, instanceStreamName, type DisableWebhookForReceiver } from '@gw/domain-instances';
+import { notifierWorkflow, type NotificationEvent, type OpenNotification } from '@gw/domain-notifications';
 import { EventStoreUnavailableError, type EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import type { AttemptResult, WebhookSender } from '../delivery/webhook-sender';
@@ -118,14 +118,15 @@ export class Dispatcher {
 
   private async attempt(instanceId: string, notification: OpenNotification): Promise<void> {
     const instance = this.model.instance(instanceId);
-    const now = new Date().toISOString();
-    if (instance.status !== 'created' || !deliveryEnabled(instance, now) || !instance.encryptedSigningSecret) {
-      const reason = instance.status === 'created' && instanceStatus(instance.expiresAt, now) === 'expired' ? 'the instance expired' : 'delivery is off';
-      const cancelled = await this.writer.run(instanceId, { type: 'CancelPending', data: { instanceId, reason, now } });
+    const [decision] = notifierWorkflow.decide({ type: 'AttemptDue', data: { instanceId, now: new Date().toISOString() } }, instance);
+    if (decision?.type === 'CancelPending') {
+      const cancelled = await this.writer.run(instanceId, decision);
       this.metrics.cancelled.inc({}, cancelled.length);
       return;
     }
-    const result = await this.send(instance.webhookUrl, instance.encryptedSigningSecret, notification);
+    if (decision?.type !== 'Send') return;
+    const { url, encryptedSigningSecret } = decision.data;
+    const result = await this.send(url, encryptedSigningSecret, notification);
     this.metrics.latency.observe(result.durationMs / 1000);
     const events = await this.writer.run(instanceId, {
       type: 'RecordAttempt',
@@ -139,7 +140,10 @@ export class Dispatcher {
       },
     });
     this.count(events, result);
-    if (result.status === 410) await this.disableForReceiver(instanceId, instance.webhookUrl);
+    const answered = { type: 'ReceiverAnswered' as const, data: { url, status: result.status, now: new Date().toISOString() } };
+    for (const output of notifierWorkflow.decide(answered, instance)) {
+      if (output.type === 'DisableWebhookForReceiver') await this.disableForReceiver(instanceId, output);
+    }
   }
 
   private async send(url: string, encryptedSecret: string, notification: OpenNotification): Promise<AttemptResult> {
@@ -166,7 +170,7 @@ export class Dispatcher {
    * 410 Gone: the receiver asks for no more; delivery is switched off on the instance itself. An
    * outage is waited out (the receiver will not say it again), until the notifier stops.
    */
-  private async disableForReceiver(instanceId: string, url: string): Promise<void> {
+  private async disableForReceiver(instanceId: string, command: DisableWebhookForReceiver): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       if (this.stopping) throw new Stopping();
       try {
@@ -174,7 +178,7 @@ export class Dispatcher {
           this.store,
           instanceStreamName(instanceId),
           instanceDecider,
-          () => ({ type: 'DisableWebhookForReceiver' as const, data: { url, reason: GONE_REASON, now: new Date().toISOString() } }),
+          () => command,
           this.settings.conflictRetries,
         );
         return;

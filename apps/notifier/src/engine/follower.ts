@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { INBOX_STREAM_PREFIX, isInboxEvent, type InboxEvent } from '@gw/domain-inbox';
-import { deliveryEnabled, INSTANCE_STREAM_PREFIX } from '@gw/domain-instances';
-import { NOTIFICATIONS_STREAM_PREFIX, notificationSources, type NotifiableItem, type NotificationCreated } from '@gw/domain-notifications';
+import { INBOX_STREAM_PREFIX, isInboxEvent } from '@gw/domain-inbox';
+import { INSTANCE_STREAM_PREFIX, isInstanceEvent } from '@gw/domain-instances';
+import { NOTIFICATIONS_STREAM_PREFIX, notificationSources, notifierWorkflow, type NotificationCreated } from '@gw/domain-notifications';
 import type { EventStore, RecordedEvent } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import type { NotifierMetrics } from '../metrics/metrics';
@@ -9,7 +9,7 @@ import { readCheckpoint, recordCheckpoint, type Checkpoint } from './checkpoints
 import type { NotificationBatcher } from './notification-batcher';
 import type { NotificationWriter } from './notification-writer';
 import type { NotifierModel } from './notifier-model';
-import { Replay, switchedOffBy, type Candidate } from './replay';
+import { Replay } from './replay';
 import { readSnapshot, writeSnapshot, type SnapshotRef } from './snapshots';
 
 export interface FollowerOptions {
@@ -186,16 +186,20 @@ export class Follower {
     const [prefix, instanceId] = splitStream(event.streamName);
     if (!instanceId || !this.model.owns(instanceId)) return;
     if (prefix === INSTANCE_STREAM_PREFIX) {
+      if (!isInstanceEvent(event)) return;
       const before = this.model.instance(instanceId);
       if (!this.model.applyInstanceEvent(instanceId, event)) return;
-      const reason = switchedOffBy(before, event);
-      if (reason && this.live) {
+      const input = { type: 'InstanceEventRecorded' as const, data: { event, now: new Date().toISOString() } };
+      for (const output of notifierWorkflow.decide(input, before)) {
+        if (output.type !== 'CancelPending') continue;
+        if (!this.live) {
+          replay.switchedOff(instanceId, event.position, output.data.reason, this.model);
+          continue;
+        }
         // What was recorded while delivery was on is made first, then cancelled with the rest.
         await this.batcher.flush(instanceId);
-        const cancelled = await this.writer.run(instanceId, { type: 'CancelPending', data: { instanceId, reason, now: new Date().toISOString() } });
+        const cancelled = await this.writer.run(instanceId, output);
         this.metrics.cancelled.inc({}, cancelled.length);
-      } else if (reason) {
-        replay.switchedOff(instanceId, event.position, reason, this.model);
       }
       this.options.onChange(instanceId);
     } else if (prefix === NOTIFICATIONS_STREAM_PREFIX) {
@@ -208,20 +212,17 @@ export class Follower {
       }
       this.options.onChange(instanceId);
     } else if (prefix === INBOX_STREAM_PREFIX && isInboxEvent(event)) {
-      const candidate = this.candidateFrom(instanceId, event);
-      if (!candidate) return;
-      if (this.live) return this.batcher.add(instanceId, candidate.item, candidate.position);
-      replay.notifiable.set(candidate.item.sourceEventId, event.position);
-      if (event.position > checkpoint) replay.candidates.push(candidate);
+      const input = { type: 'TrafficRecorded' as const, data: { sourceEventId: event.id, event } };
+      for (const output of notifierWorkflow.decide(input, this.model.instance(instanceId))) {
+        if (output.type !== 'Notify') continue;
+        const { item } = output.data;
+        if (this.live) this.batcher.add(instanceId, item, event.position);
+        else {
+          replay.notifiable.set(item.sourceEventId, event.position);
+          if (event.position > checkpoint) replay.candidates.push({ instanceId, item, position: event.position });
+        }
+      }
     }
-  }
-
-  /** A notification is made for traffic recorded while delivery was on for an active instance. */
-  private candidateFrom(instanceId: string, event: RecordedEvent & InboxEvent): Candidate | undefined {
-    const instance = this.model.instance(instanceId);
-    if (instance.status !== 'created' || !deliveryEnabled(instance, event.data.receivedAt)) return undefined;
-    const item: NotifiableItem = event.type === 'MessageReceived' ? { sourceEventId: event.id, message: event.data.message } : { sourceEventId: event.id, ack: event.data.ack };
-    return { instanceId, item, position: event.position };
   }
 
   private async untilAvailable<T>(signal: AbortSignal, read: () => Promise<T>): Promise<T> {

@@ -1,6 +1,4 @@
-import { instanceStatus, type InstanceRenewed, type InstanceState } from '@gw/domain-instances';
 import type { NotifiableItem } from '@gw/domain-notifications';
-import type { RecordedEvent } from '@gw/event-store';
 import type { NotifierModel } from './notifier-model';
 
 /** Recorded traffic that is to be notified. */
@@ -52,16 +50,4 @@ export class Replay {
     entry.reason = reason;
     this.doomed.set(instanceId, entry);
   }
-}
-
-/** Why an instance event switches delivery off (cancelling what is pending), or null. */
-export function switchedOffBy(before: InstanceState, event: RecordedEvent): string | null {
-  if (event.type === 'WebhookCleared') return 'delivery was switched off';
-  if (event.type === 'WebhookDisabledByReceiver') return 'the receiver switched delivery off (410 Gone)';
-  // A renewal after expiry: the expiry cancelled what was pending, even if no attempt noticed it.
-  if (event.type === 'InstanceRenewed' && before.status === 'created') {
-    const { renewedAt } = event.data as InstanceRenewed['data'];
-    if (instanceStatus(before.expiresAt, renewedAt) === 'expired') return 'the instance expired';
-  }
-  return null;
 }

@@ -18,3 +18,13 @@ export interface DomainEvent<Type extends string = string, Data = unknown> {
   type: Type;
   data: Data;
 }
+
+/**
+ * A workflow (a process manager): from an input and the state folded from the inputs before it, the
+ * outputs it implies, which the I/O around it carries out. Pure, like a decider.
+ */
+export interface Workflow<Input, Output, State> {
+  decide(input: Input, state: State): Output[];
+  evolve(state: State, input: Input): State;
+  initialState(): State;
+}

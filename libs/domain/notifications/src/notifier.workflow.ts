@@ -1,0 +1,95 @@
+import { assertNever, type Workflow } from '@gw/domain-core';
+import type { InboxEvent } from '@gw/domain-inbox';
+import {
+  deliveryEnabled,
+  evolveInstance,
+  initialInstanceState,
+  instanceStatus,
+  type DisableWebhookForReceiver,
+  type InstanceEvent,
+  type InstanceState,
+} from '@gw/domain-instances';
+import type { NotifiableItem } from './notification-batches';
+import { GONE_REASON, type CancelPending } from './notifications.decider';
+
+/**
+ * What the notifier reacts to, for one instance: its instance events and its recorded traffic as
+ * they come from the log, and the moments of delivery (an attempt is due; a receiver answered).
+ * `now` is the notifier's clock, passed in so that the policy stays a pure function.
+ */
+export type NotifierInput =
+  | { type: 'InstanceEventRecorded'; data: { event: InstanceEvent; now: string } }
+  | { type: 'TrafficRecorded'; data: { sourceEventId: string; event: InboxEvent } }
+  | { type: 'AttemptDue'; data: { instanceId: string; now: string } }
+  | { type: 'ReceiverAnswered'; data: { url: string; status: number; now: string } };
+
+/** What the notifier is to do about it. */
+export type NotifierOutput =
+  /** Make this traffic into a notification (alone or batched). */
+  | { type: 'Notify'; data: { item: NotifiableItem } }
+  /** Cancel every pending notification of the instance (a command of the notifications decider). */
+  | CancelPending
+  /** Send the due notification to this URL, signed with this (sealed) secret. */
+  | { type: 'Send'; data: { url: string; encryptedSigningSecret: string } }
+  /** Switch the instance's delivery off: its receiver answered 410 Gone (an instance command). */
+  | DisableWebhookForReceiver;
+
+/**
+ * The notifier's policy as a workflow (CONTRACT section 6): traffic recorded while delivery is on for
+ * an active instance is notified; switching delivery off, a 410, or an expiry cancels what is
+ * pending; an attempt goes only while delivery is on. The state is the instance as the log says.
+ */
+export const notifierWorkflow: Workflow<NotifierInput, NotifierOutput, InstanceState> = {
+  initialState: initialInstanceState,
+
+  evolve(state: InstanceState, input: NotifierInput): InstanceState {
+    return input.type === 'InstanceEventRecorded' ? evolveInstance(state, input.data.event) : state;
+  },
+
+  decide(input: NotifierInput, state: InstanceState): NotifierOutput[] {
+    switch (input.type) {
+      case 'InstanceEventRecorded': {
+        const reason = switchedOffBy(state, input.data.event);
+        return reason && state.status === 'created' ? [cancel(state.instanceId, reason, input.data.now)] : [];
+      }
+      case 'TrafficRecorded': {
+        const { event, sourceEventId } = input.data;
+        // Whether it is notified is judged at the moment it was recorded, not when the notifier sees it.
+        if (state.status !== 'created' || !deliveryEnabled(state, event.data.receivedAt)) return [];
+        const item: NotifiableItem = event.type === 'MessageReceived' ? { sourceEventId, message: event.data.message } : { sourceEventId, ack: event.data.ack };
+        return [{ type: 'Notify', data: { item } }];
+      }
+      case 'AttemptDue': {
+        const { instanceId, now } = input.data;
+        if (state.status === 'created' && deliveryEnabled(state, now) && state.encryptedSigningSecret) {
+          return [{ type: 'Send', data: { url: state.webhookUrl, encryptedSigningSecret: state.encryptedSigningSecret } }];
+        }
+        const expired = state.status === 'created' && instanceStatus(state.expiresAt, now) === 'expired';
+        return [cancel(instanceId, expired ? 'the instance expired' : 'delivery is off', now)];
+      }
+      case 'ReceiverAnswered': {
+        const { url, status, now } = input.data;
+        return status === 410 ? [{ type: 'DisableWebhookForReceiver', data: { url, reason: GONE_REASON, now } }] : [];
+      }
+      default:
+        return assertNever(input);
+    }
+  },
+};
+
+const cancel = (instanceId: string, reason: string, now: string): CancelPending => ({ type: 'CancelPending', data: { instanceId, reason, now } });
+
+/** Why an instance event switches delivery off, judged on the state before it; null when it does not. */
+function switchedOffBy(before: InstanceState, event: InstanceEvent): string | null {
+  switch (event.type) {
+    case 'WebhookCleared':
+      return 'delivery was switched off';
+    case 'WebhookDisabledByReceiver':
+      return 'the receiver switched delivery off (410 Gone)';
+    case 'InstanceRenewed':
+      // A renewal after expiry: the expiry cancelled what was pending, even if no attempt noticed it.
+      return before.status === 'created' && instanceStatus(before.expiresAt, event.data.renewedAt) === 'expired' ? 'the instance expired' : null;
+    default:
+      return null;
+  }
+}
