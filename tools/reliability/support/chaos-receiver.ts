@@ -33,6 +33,11 @@ export interface Received {
  */
 export class ChaosReceiver {
   readonly received: Received[] = [];
+  /** Webhook-ids that got a 2xx at least once. */
+  readonly deliveredIds = new Set<string>();
+  /** Messages and acks in the notifications of `deliveredIds`, each notification counted once (a
+   * notification may carry several: CONTRACT section 6, batching). Kept as it goes, for polling. */
+  deliveredItems = 0;
   private server?: Server;
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -58,7 +63,7 @@ export class ChaosReceiver {
         const entry: Received = { path, headers: req.headers, rawBody, json, webhookId, behaviour, delivered: false };
         this.received.push(entry);
         const answer = (status: number, headers: Record<string, string> = {}) => {
-          if (behaviour.kind === 'ok') res.once('finish', () => (entry.delivered = true));
+          if (behaviour.kind === 'ok') res.once('finish', () => this.delivered(entry));
           res.writeHead(status, { 'content-type': 'text/plain', ...headers });
           res.end('answer');
         };
@@ -97,6 +102,13 @@ export class ChaosReceiver {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const socket of this.sockets) socket.destroy();
     await closed;
+  }
+
+  private delivered(entry: Received): void {
+    entry.delivered = true;
+    if (this.deliveredIds.has(entry.webhookId)) return;
+    this.deliveredIds.add(entry.webhookId);
+    this.deliveredItems += (entry.json?.messages?.length ?? 0) + (entry.json?.ack?.length ?? 0);
   }
 
   url(path: string): string {

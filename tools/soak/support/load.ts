@@ -1,5 +1,5 @@
 import { request, type Answer } from '@gw/testing';
-import { ackKey, messageKey } from './flaky-receiver';
+import { ackKey, messageKey, type IngestTimes } from './flaky-receiver';
 import { ACK_STATUSES, DURATION_MS, MIX, PACKAGES, type Account, type Operation, type OperationStats, type Shown, type Target, type Tracked } from './model';
 
 const random = (below: number) => Math.floor(Math.random() * below);
@@ -28,8 +28,11 @@ export class SoakLoad {
   readonly instances: Tracked[] = [];
   private readonly ingesting: Tracked[] = [];
   private readonly churning: Tracked[] = [];
-  /** Item keys (see flaky-receiver) of messages and acks answered 202 on instances with delivery on. */
-  readonly expected = new Set<string>();
+  /** Item keys (see flaky-receiver) of messages and acks answered 202 on instances with delivery on,
+   * with the ticks at which each was sent and answered. */
+  readonly expected = new Map<string, IngestTimes>();
+  /** A counter that orders the sending of ingest requests and the reading of their answers. */
+  private tick = 0;
   readonly problems: string[] = [];
   problemCount = 0;
   /** Operations not started because `concurrency` were in flight (the load never bursts to catch up). */
@@ -225,9 +228,12 @@ export class SoakLoad {
     for (let i = 0; i < this.instances.length; i += 16) await Promise.all(this.instances.slice(i, i + 16).map((t) => this.status(t)));
   }
 
-  private ingest(op: 'ingestMessage' | 'ingestAck', t: Tracked, body: Record<string, unknown>): Promise<Answer | undefined> {
+  /** Sends an ingest request; `times` says when it was sent (before) and answered (after the answer was read). */
+  private async ingest(op: 'ingestMessage' | 'ingestAck', t: Tracked, body: Record<string, unknown>): Promise<{ answer: Answer | undefined; times: IngestTimes }> {
     const path = `/instances/${t.instanceid}/${op === 'ingestMessage' ? 'messages' : 'acks'}`;
-    return this.send(op, post(this.target.internalUrl, path, 'application/json', JSON.stringify(body), { authorization: `Bearer ${this.target.internalToken}` }));
+    const sent = this.tick++;
+    const answer = await this.send(op, post(this.target.internalUrl, path, 'application/json', JSON.stringify(body), { authorization: `Bearer ${this.target.internalToken}` }));
+    return { answer, times: { sent, answered: this.tick++ } };
   }
 
   private accepted(op: 'ingestMessage' | 'ingestAck', answer: Answer | undefined): boolean {
@@ -243,8 +249,9 @@ export class SoakLoad {
   private async message(t: Tracked): Promise<void> {
     const id = `soak.${++this.messages}`;
     const body = { id, chatId: '5511999999999@c.us', from: '5511999999999@c.us', senderName: 'Soak', body: `message ${id}`, time: Math.floor(Date.now() / 1000) };
-    if (!this.accepted('ingestMessage', await this.ingest('ingestMessage', t, body))) return;
-    this.expected.add(messageKey(t.instanceid, id));
+    const { answer, times } = await this.ingest('ingestMessage', t, body);
+    if (!this.accepted('ingestMessage', answer)) return;
+    this.expected.set(messageKey(t.instanceid, id), times);
     t.ackable.push({ id, acked: 0 });
     if (t.ackable.length > 200) t.ackable.shift();
   }
@@ -256,6 +263,7 @@ export class SoakLoad {
     const status = ACK_STATUSES[message.acked++];
     if (message.acked === ACK_STATUSES.length) t.ackable.splice(t.ackable.indexOf(message), 1);
     const body = { id: message.id, chatId: '5511999999999@c.us', status, time: Math.floor(Date.now() / 1000) };
-    if (this.accepted('ingestAck', await this.ingest('ingestAck', t, body))) this.expected.add(ackKey(t.instanceid, message.id, status));
+    const { answer, times } = await this.ingest('ingestAck', t, body);
+    if (this.accepted('ingestAck', answer)) this.expected.set(ackKey(t.instanceid, message.id, status), times);
   }
 }

@@ -9,7 +9,8 @@ export interface Figures {
   shed: number;
   expectedItems: number;
   deliveredItems: number;
-  notifications: { delivered: number; deliveredDuringLoad: number; requests: number; failedOnPurpose: number };
+  /** Distinct notifications (webhook-ids) delivered and the items they carried, each counted once. */
+  notifications: { delivered: number; itemsCarried: number; deliveredDuringLoad: { notifications: number; items: number }; requests: number; failedOnPurpose: number };
   memory: Array<{ name: string; samples: Sample[] }>;
   measuredMs: number;
 }
@@ -29,9 +30,12 @@ export function renderFigures(f: Figures): string {
   }
   lines.push(`total ${total} requests (setup and final checks included), ${(total / f.loadSeconds).toFixed(0)}/s; ${f.shed} not started (concurrency bound)`);
   const n = f.notifications;
+  const during = n.deliveredDuringLoad;
   lines.push(
-    `notifications: ${f.expectedItems} items accepted with delivery on, ${f.deliveredItems} of them delivered; ` +
-      `${n.delivered} distinct webhook-ids delivered (${(n.deliveredDuringLoad / f.loadSeconds).toFixed(1)}/s during the load), ` +
+    `notifications: ${f.expectedItems} items (messages and acks) accepted with delivery on, ${f.deliveredItems} of them delivered; ` +
+      `${n.delivered} notifications (distinct webhook-ids) delivered carrying ${n.itemsCarried} items, ` +
+      `${n.delivered ? (n.itemsCarried / n.delivered).toFixed(2) : '-'} per notification; during the load ` +
+      `${(during.notifications / f.loadSeconds).toFixed(1)} notifications/s and ${(during.items / f.loadSeconds).toFixed(1)} items/s delivered; ` +
       `${n.requests} requests to the receiver, ${n.failedOnPurpose} answered 500 on purpose`,
   );
   const bounds = (['heap', 'rss'] as const).map((m) => `${m} +${GROWTH_LIMITS[m].relative * 100}% and +${mib(GROWTH_LIMITS[m].absolute)} MiB`).join(', ');
