@@ -1,6 +1,5 @@
 import type { EsdbEventStore } from './esdb/esdb-event-store';
 import type { EventStore } from './event-store.port';
-import type { GroupWindow } from './sqlite/group-commit';
 import { SqliteEventStore } from './sqlite/sqlite-event-store';
 
 export type EventStoreLocation = { kind: 'embedded'; file: string } | { kind: 'esdb'; connectionString: string };
@@ -10,14 +9,12 @@ export function openEventStore(
   location: EventStoreLocation,
   options: {
     lockTimeoutMs?: number;
-    /** The embedded store's group-commit window (see SqliteEventStoreOptions). */
-    groupWindow?: GroupWindow;
     onWarning?: (message: string, fields: Record<string, unknown>) => void;
   } = {},
 ): EventStore {
   switch (location.kind) {
     case 'embedded':
-      return new SqliteEventStore({ file: location.file, lockTimeoutMs: options.lockTimeoutMs, groupWindow: options.groupWindow, onWarning: options.onWarning });
+      return new SqliteEventStore({ file: location.file, lockTimeoutMs: options.lockTimeoutMs, onWarning: options.onWarning });
     case 'esdb': {
       // Loaded only when chosen: the EventStoreDB client and its gRPC stack take about 150 ms to load,
       // which every process on the embedded store (and every operator command) would pay at start.

@@ -1,6 +1,3 @@
-/** When a group of requests is cut; see GroupCommit. */
-export type GroupWindow = 'turn' | 'immediate';
-
 /** What one request of a group came to: its result, or the error that refused it alone. */
 export type GroupOutcome<Result> = { result: Result } | { error: unknown };
 
@@ -11,8 +8,9 @@ interface Waiting<Request, Result> {
 }
 
 /**
- * Collects requests into groups and commits each group at once: every request submitted while a
- * group is being committed joins the next group. `commit` writes a whole group (one transaction,
+ * Collects requests into groups and commits each group at once: the requests submitted in one turn
+ * of the event loop (the requests of many clients, the outcomes of many deliveries) form a group,
+ * and every request submitted while a group is being committed joins the next one. `commit` writes a whole group (one transaction,
  * one fsync) and returns an outcome per request; if it throws, every request of the group fails
  * with that error. A request's promise settles only after its group's commit returned.
  */
@@ -27,13 +25,6 @@ export class GroupCommit<Request, Result> {
     private readonly commit: (group: readonly Request[]) => Promise<Array<GroupOutcome<Result>>>,
     /** Called after each group committed, before its requests' promises settle. */
     private readonly committed: (outcomes: ReadonlyArray<GroupOutcome<Result>>) => void = () => undefined,
-    /**
-     * When a group is cut: on the next turn of the event loop (`turn`), so that the requests of many
-     * clients handled in this turn share it, at the cost of a turn's wait for each; or as soon as
-     * the code running now is done (`immediate`), for a process whose requests come one after
-     * another from its own loop.
-     */
-    private readonly window: GroupWindow = 'turn',
   ) {}
 
   submit(request: Request): Promise<Result> {
@@ -41,8 +32,8 @@ export class GroupCommit<Request, Result> {
       this.waiting.push({ request, resolve, reject });
       if (this.running) return;
       this.running = true;
-      const cut = this.window === 'turn' ? new Promise<void>((next) => setImmediate(next)) : Promise.resolve();
-      this.loop = cut.then(() => this.run());
+      // Cut on the next turn, so that everything this turn submits shares the group.
+      this.loop = new Promise<void>((next) => setImmediate(next)).then(() => this.run());
     });
   }
 

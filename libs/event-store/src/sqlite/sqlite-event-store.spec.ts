@@ -36,21 +36,6 @@ eventStoreContractSuite({
 });
 
 describe('embedded SQLite store', () => {
-  it('groups appends made together also when groups are cut at once rather than on the next turn', async () => {
-    const { dir, file } = tempFile();
-    const store = new SqliteEventStore({ file, groupWindow: 'immediate' });
-    try {
-      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => store.append(`now-${i}`, [{ id: `n${i}`, type: 'T', data: {} }], 'no_stream')));
-      expect(new Set(results.map((r) => r.position)).size).toBe(50);
-      expect(store.writeStats).toEqual({ appends: 50, commits: 1 });
-      await store.append('now-0', [{ id: 'n-next', type: 'T', data: {} }], 0n);
-      expect(store.writeStats).toEqual({ appends: 51, commits: 2 });
-    } finally {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
   it('copies its write-ahead log into the database file on a thread of its own', async () => {
     const { dir, file } = tempFile();
     const store = new SqliteEventStore({ file });

@@ -13,7 +13,7 @@ import type {
   SubscribeOptions,
   SubscriptionMessage,
 } from '../event-store.port';
-import { GroupCommit, type GroupOutcome, type GroupWindow } from './group-commit';
+import { GroupCommit, type GroupOutcome } from './group-commit';
 import { preparePrivateDatabaseFile } from './private-files';
 import { appendToStream, type PendingAppend } from './sqlite-append';
 import { startWalCheckpointer, warnAtMostEveryMinute, type WalCheckpointer } from './wal-checkpointer';
@@ -32,9 +32,6 @@ export interface SqliteEventStoreOptions {
   batchSize?: number;
   /** Clock for `recordedAt`; injectable for tests. */
   now?: () => Date;
-  /** When appends are cut into a group (default `turn`: best for a server with many clients; a
-   * process that appends from one loop, like the notifier, does better with `immediate`). */
-  groupWindow?: GroupWindow;
   /** Where the store reports trouble it copes with by itself (a checkpoint that must wait). */
   onWarning?: (message: string, fields: Record<string, unknown>) => void;
 }
@@ -85,7 +82,6 @@ export class SqliteEventStore implements EventStore {
     this.groups = new GroupCommit<PendingAppend, AppendResult>(
       (group) => this.withLockRetry(() => this.commitGroup(group)),
       (outcomes) => this.groupCommitted(outcomes),
-      options.groupWindow,
     );
     this.checkpointer = startWalCheckpointer(options.file, {
       onFailure: warnAtMostEveryMinute((reason) => options.onWarning?.('WAL checkpoint failed; retrying', { reason })),
