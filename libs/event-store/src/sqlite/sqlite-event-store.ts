@@ -71,7 +71,10 @@ export class SqliteEventStore implements EventStore {
     this.signals.setMaxListeners(0);
     try {
       preparePrivateDatabaseFile(options.file);
-      this.db = new Database(options.file, { timeout: 50 });
+      // SQLite's own wait for another process's write lock blocks the event loop (and every request
+      // in flight): it is kept to a few milliseconds, about one commit of the other process, and
+      // longer waits are taken asynchronously by withLockRetry.
+      this.db = new Database(options.file, { timeout: 5 });
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
       this.db.defaultSafeIntegers(true);
@@ -268,7 +271,8 @@ export class SqliteEventStore implements EventStore {
         return operation();
       } catch (error) {
         if (isBusy(error) && Date.now() < deadline) {
-          await sleep(Math.min(10 * 2 ** attempt, 200));
+          // 1, 2, 4 … ms: the lock is usually free again within a commit or two of the other process.
+          await sleep(Math.min(2 ** attempt, 100));
           continue;
         }
         throw translateSqliteError(error);
