@@ -6,6 +6,10 @@ import type { Logger } from '@gw/logging';
 export interface ProjectionTarget {
   checkpoint(): bigint;
   apply(events: readonly RecordedEvent[], checkpoint: bigint): void;
+  /** The event types the target reads, if not all; the store skips (and does not decode) the others. */
+  readonly eventTypes?: readonly string[];
+  /** Told when a catch-up starts (true) and when it has reached the head (false), before `ready`. */
+  catchingUp?(active: boolean): void;
 }
 
 /** The read models did not reach a position in time; the answer would be stale. */
@@ -105,8 +109,10 @@ export class ProjectionRunner {
 
   private async run(): Promise<void> {
     const { signal } = this.controller;
-    // Large batches while catching up: one transaction (and one prune of delivery logs) per batch.
-    const batchSize = this.options.batchSize ?? 5000;
+    // Large batches while catching up: every commit writes each page its transaction touched, so fewer
+    // and larger ones write far less (50k small events are some tens of MiB in memory at most).
+    const batchSize = this.options.batchSize ?? 50_000;
+    const filter = { streamNamePrefixes: this.options.streamNamePrefixes, eventTypes: this.target.eventTypes };
     while (!signal.aborted) {
       // Ends this subscription (not the runner) when a deferred commit fails.
       const attempt = new AbortController();
@@ -115,11 +121,12 @@ export class ProjectionRunner {
       const live: LiveBatch = { events: [], failure: undefined, scheduled: false };
       try {
         this.advance(this.target.checkpoint());
+        this.target.catchingUp?.(true);
         let caughtUp = false;
         let batch: RecordedEvent[] = [];
         const subscription = this.store.subscribeToAll({
           after: this.target.checkpoint(),
-          filter: { streamNamePrefixes: this.options.streamNamePrefixes },
+          filter,
           signal: attempt.signal,
         });
         for await (const message of subscription) {
@@ -136,6 +143,8 @@ export class ProjectionRunner {
           this.commit(batch, message.position);
           batch = [];
           if (message.kind === 'caughtUp' && !caughtUp) {
+            // A failure here (a full disk) renews the subscription, which catches up again.
+            this.target.catchingUp?.(false);
             caughtUp = true;
             this.markReady();
           }

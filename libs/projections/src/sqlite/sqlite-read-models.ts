@@ -2,45 +2,17 @@ import Database from 'better-sqlite3';
 import { INSTANCE_STREAM_PREFIX, isInstanceEvent } from '@gw/domain-instances';
 import { isNotificationEvent } from '@gw/domain-notifications';
 import { preparePrivateDatabaseFile, startWalCheckpointer, type RecordedEvent, type WalCheckpointer } from '@gw/event-store';
-import { PROJECTION_VERSION, projectInstance } from '../instances.projection';
+import { PROJECTED_EVENT_TYPES, PROJECTION_VERSION, projectInstance } from '../instances.projection';
+import type { ProjectionTarget } from '../projection-runner';
 import type { DeliveryAttemptRow, InstanceRow } from '../read-model.types';
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS instances (
-  instance_id     TEXT PRIMARY KEY,
-  account_email   TEXT NOT NULL,
-  package_id      TEXT NOT NULL,
-  token_hash      TEXT NOT NULL,
-  created_at      TEXT NOT NULL,
-  expires_at      TEXT NOT NULL,
-  webhook_url     TEXT NOT NULL,
-  webhook_on      INTEGER NOT NULL,
-  disabled_reason TEXT,
-  signing_secret  TEXT,
-  revision        INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS instances_by_account ON instances (account_email, created_at, instance_id);
-CREATE TABLE IF NOT EXISTS delivery_attempts (
-  position        INTEGER PRIMARY KEY,
-  instance_id     TEXT NOT NULL,
-  webhook_id      TEXT NOT NULL,
-  sequence        INTEGER NOT NULL,
-  at              TEXT NOT NULL,
-  status          INTEGER NOT NULL,
-  error           TEXT NOT NULL,
-  duration_ms     INTEGER NOT NULL,
-  next_attempt_at TEXT
-);
-CREATE INDEX IF NOT EXISTS attempts_by_instance ON delivery_attempts (instance_id, position);
-`;
+import { ATTEMPT_COLUMNS, ATTEMPTS_BY_INSTANCE, ATTEMPTS_KEPT, ATTEMPTS_PER_INSERT, insertAttempts, pushAttempt, SCHEMA } from './read-model-schema';
 
 /** Instance rows kept in memory for lookups by id (about half a KiB each). */
 const CACHED_ROWS = 20_000;
 
-/** Attempts kept per instance for getWebhookLogs, which shows at most 100 (between this and twice
- * this many are stored). */
-const ATTEMPTS_KEPT = 100;
+/** Page cache while catching up (KiB), so that a catch-up's index pages are written once per
+ * transaction rather than spilled and read back. */
+const CATCH_UP_CACHE_KIB = 64 * 1024;
 
 interface Row {
   instance_id: string;
@@ -70,13 +42,20 @@ interface AttemptRow {
  * The API's read models in a local SQLite file, disposable: delete the file and they are rebuilt from
  * the log. Each batch of events and the checkpoint that covers it commit in one transaction.
  */
-export class SqliteReadModels {
+export class SqliteReadModels implements ProjectionTarget {
+  /** NotificationCreated and the like are left unread in the store. */
+  readonly eventTypes = PROJECTED_EVENT_TYPES;
   private readonly db: Database.Database;
   private readonly statements;
   private readonly cache = new Map<string, InstanceRow>();
   /** Attempts added per instance since its last prune (kept at most 2 × ATTEMPTS_KEPT rows). */
   private readonly unpruned = new Map<string, number>();
   private readonly checkpointer: WalCheckpointer;
+  /** Page cache size to return to once caught up; undefined while live. */
+  private liveCacheSize?: number;
+  /** Whether some instance may hold more than 2 × ATTEMPTS_KEPT attempts: set while catching up,
+   * and on opening, as the counts of a previous process are not known. */
+  private pruneDue = true;
 
   constructor(file: string) {
     preparePrivateDatabaseFile(file);
@@ -88,7 +67,8 @@ export class SqliteReadModels {
     this.checkpointer = startWalCheckpointer(file);
     this.db.defaultSafeIntegers(true);
     this.db.exec(SCHEMA);
-    if (this.metaValue('version') !== String(PROJECTION_VERSION)) this.reset();
+    const version = this.db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get('version');
+    if (version?.value !== String(PROJECTION_VERSION)) this.reset();
     this.statements = {
       find: this.db.prepare<[string], Row>('SELECT * FROM instances WHERE instance_id = ?'),
       byAccount: this.db.prepare<[string], Row>(
@@ -104,25 +84,26 @@ export class SqliteReadModels {
            webhook_on = excluded.webhook_on, disabled_reason = excluded.disabled_reason,
            signing_secret = excluded.signing_secret, revision = excluded.revision`,
       ),
-      insertAttempt: this.db.prepare(
-        `INSERT OR IGNORE INTO delivery_attempts
-           (position, instance_id, webhook_id, sequence, at, status, error, duration_ms, next_attempt_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
+      insertAttempt: this.db.prepare(insertAttempts(1)),
+      insertAttempts: this.db.prepare(insertAttempts(ATTEMPTS_PER_INSERT)),
       pruneAttempts: this.db.prepare(
         `DELETE FROM delivery_attempts WHERE instance_id = ? AND position <
-           (SELECT min(position) FROM (SELECT position FROM delivery_attempts WHERE instance_id = ? ORDER BY position DESC LIMIT ${ATTEMPTS_KEPT}))`,
+           (SELECT position FROM delivery_attempts WHERE instance_id = ? ORDER BY position DESC LIMIT 1 OFFSET ${ATTEMPTS_KEPT - 1})`,
       ),
+      crowded: this.db
+        .prepare<[], string>(`SELECT instance_id FROM delivery_attempts GROUP BY instance_id HAVING count(*) > ${ATTEMPTS_KEPT}`)
+        .pluck(),
       latestAttempts: this.db.prepare<[string, number], AttemptRow>(
         'SELECT * FROM delivery_attempts WHERE instance_id = ? ORDER BY position DESC LIMIT ?',
       ),
+      getMeta: this.db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck(),
       setMeta: this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     };
   }
 
   /** Position in the log up to which the models are built (0n when empty). */
   checkpoint(): bigint {
-    return BigInt(this.metaValue('checkpoint') ?? '0');
+    return BigInt(this.statements.getMeta.get('checkpoint') ?? '0');
   }
 
   /** Applies events (in log order) and moves the checkpoint, atomically. */
@@ -136,26 +117,65 @@ export class SqliteReadModels {
     }
   }
 
+  /** Writes in bulk while a catch-up runs; when it ends, prunes attempts and returns to the live settings. */
+  catchingUp(active: boolean): void {
+    if (active) {
+      this.liveCacheSize ??= Number(this.db.pragma('cache_size', { simple: true }));
+      // synchronous stays NORMAL: OFF would save little in WAL mode (NORMAL syncs only at
+      // checkpoints) and could leave a corrupt file, not merely an old one, after a power loss.
+      this.db.pragma(`cache_size = -${CATCH_UP_CACHE_KIB}`);
+      // From scratch, the attempts index is built once at the end, which costs far less than keeping
+      // it up to date row by row. Nothing reads the models before their first catch-up ends.
+      if (this.checkpoint() === 0n) this.db.exec(`DROP INDEX IF EXISTS ${ATTEMPTS_BY_INSTANCE}`);
+      return;
+    }
+    const prune = this.pruneDue;
+    this.db.transaction(() => {
+      // Makes again the index a catch-up from scratch dropped (and nothing else, the rest exists).
+      this.db.exec(SCHEMA);
+      // Attempts are pruned here, once, rather than in rounds during the catch-up.
+      if (prune) for (const instanceId of this.statements.crowded.all()) this.statements.pruneAttempts.run(instanceId, instanceId);
+    })();
+    if (prune) {
+      this.unpruned.clear();
+      this.pruneDue = false;
+    }
+    if (this.liveCacheSize === undefined) return;
+    this.db.pragma(`cache_size = ${this.liveCacheSize}`);
+    this.liveCacheSize = undefined;
+  }
+
   private applyInTransaction(events: readonly RecordedEvent[], checkpoint: bigint, touched: Map<string, InstanceRow | undefined>): void {
+    const bulk = this.liveCacheSize !== undefined;
     this.db.transaction(() => {
       const due: string[] = [];
+      const attempts: unknown[] = [];
       for (const event of events) {
-        const attempt = deliveryAttempt(event);
-        if (attempt) {
-          const { position, instanceId, webhookId, sequence, at, status, error, durationMs, nextAttemptAt } = attempt;
-          this.statements.insertAttempt.run(position, instanceId, webhookId, sequence, at, status, error, durationMs, nextAttemptAt);
+        if (isNotificationEvent(event)) {
+          const instanceId = pushAttempt(attempts, event);
+          if (attempts.length === ATTEMPTS_PER_INSERT * ATTEMPT_COLUMNS) {
+            this.statements.insertAttempts.run(attempts);
+            attempts.length = 0;
+          }
+          if (instanceId === undefined) continue;
+          if (bulk) {
+            this.pruneDue = true;
+            continue;
+          }
           const unpruned = (this.unpruned.get(instanceId) ?? 0) + 1;
           this.unpruned.set(instanceId, unpruned);
           if (unpruned === ATTEMPTS_KEPT) due.push(instanceId);
+          continue;
         }
         if (!isInstanceEvent(event)) continue;
         const id = event.streamName.slice(INSTANCE_STREAM_PREFIX.length);
         const current = touched.has(id) ? touched.get(id) : this.findInstance(id);
         touched.set(id, projectInstance(current, event, event.revision));
       }
+      for (let i = 0; i < attempts.length; i += ATTEMPT_COLUMNS) this.statements.insertAttempt.run(attempts.slice(i, i + ATTEMPT_COLUMNS));
       for (const row of touched.values()) if (row) this.statements.upsert.run(toParams(row));
-      // An instance is pruned back to its last ATTEMPTS_KEPT once that many more were added, not on
-      // every batch: a rebuild with many attempts per instance would otherwise prune all the time.
+      // Live, an instance is pruned back to its last ATTEMPTS_KEPT once that many more were added, not
+      // on every batch, which would prune all the time.
       for (const instanceId of due) {
         this.statements.pruneAttempts.run(instanceId, instanceId);
         this.unpruned.delete(instanceId);
@@ -218,11 +238,6 @@ export class SqliteReadModels {
         .run('version', String(PROJECTION_VERSION));
     })();
   }
-
-  private metaValue(key: string): string | undefined {
-    const row = this.db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key);
-    return row?.value;
-  }
 }
 
 function fromRow(row: Row): InstanceRow {
@@ -243,19 +258,4 @@ function fromRow(row: Row): InstanceRow {
 
 function toParams(row: InstanceRow): Record<string, unknown> {
   return { ...row, webhookOn: row.webhookOn ? 1 : 0 };
-}
-
-/** The delivery attempt an event records, if it records one. */
-function deliveryAttempt(event: RecordedEvent) {
-  if (!isNotificationEvent(event)) return undefined;
-  const base = { position: event.position, instanceId: event.data.instanceId, webhookId: event.data.webhookId, sequence: event.data.sequence };
-  if (event.type === 'DeliveryAttemptFailed') {
-    const { at, status, error, durationMs, nextAttemptAt } = event.data;
-    return { ...base, at, status, error, durationMs, nextAttemptAt };
-  }
-  if (event.type === 'NotificationDelivered') {
-    const { at, status, durationMs } = event.data;
-    return { ...base, at, status, error: '', durationMs, nextAttemptAt: null };
-  }
-  return undefined;
 }
