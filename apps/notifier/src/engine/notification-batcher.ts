@@ -30,16 +30,20 @@ export function webhookIdFor(sourceEventId: string): string {
 }
 
 /**
- * Turns recorded traffic into notifications (CONTRACT section 6, batching). Traffic of an instance
- * with nothing on its way is created at the next turn of the event loop, one notification each;
- * traffic seen while a notification of its instance is on its way (being sent, or waiting for its
- * first attempt) waits for that attempt to end and then travels together (`batchNotifiable`). The notifications of all instances found waiting in one
- * turn are written at once, so that the store commits them together.
+ * Turns recorded traffic into notifications (CONTRACT section 6, batching), judged as the notifier
+ * meets the traffic, in record order. The first item of an instance with nothing on its way becomes a
+ * notification at the next turn of the event loop, alone; from then on that notification is on its
+ * way (made and waiting for its first attempt, or being sent), and whatever else of the instance
+ * arrives waits for that attempt to end, then travels together in the next one (leading items of one
+ * kind, at most NOTIFICATION_BATCH_MAX; `batchNotifiable`). The notifications of all instances made in
+ * one turn are written at once, so that the store commits them together.
  */
 export class NotificationBatcher {
   private readonly waiting = new Map<string, Waiting[]>();
   /** Traffic taken from `waiting` whose notifications are being written. */
   private readonly writing = new Map<string, Waiting[]>();
+  /** Instances whose next notification is being written: it is on its way already. */
+  private readonly creating = new Set<string>();
   private flushQueued = false;
 
   constructor(
@@ -74,12 +78,14 @@ export class NotificationBatcher {
   }
 
   /**
-   * Creates the notifications of what waits: of every instance not being sent to, or (`instanceId`)
-   * of that instance whatever it is doing, as before its delivery is switched off.
+   * Makes the next notification of every instance with traffic waiting and nothing on its way; or
+   * (`instanceId`) every notification of that instance's waiting traffic, whatever it is doing, as
+   * before its delivery is switched off.
    */
   async flush(instanceId?: string): Promise<void> {
-    const ids = instanceId === undefined ? [...this.waiting.keys()].filter((id) => !this.options.sending(id)) : [instanceId];
-    await Promise.all(ids.map((id) => this.create(id)));
+    if (instanceId !== undefined) return this.create(instanceId, true);
+    const ids = [...this.waiting.keys()].filter((id) => !this.creating.has(id) && !this.options.sending(id));
+    await Promise.all(ids.map((id) => this.create(id, false)));
   }
 
   private schedule(): void {
@@ -93,13 +99,22 @@ export class NotificationBatcher {
     });
   }
 
-  private async create(instanceId: string): Promise<void> {
-    const taken = this.waiting.get(instanceId);
-    if (!taken?.length) return;
-    this.waiting.delete(instanceId);
+  /**
+   * One notification from the head of the instance's queue: the first item alone if it came while
+   * nothing was on its way, else the leading items of its kind (up to NOTIFICATION_BATCH_MAX). What
+   * stays now waits behind that notification, so it may travel together in the next one. With
+   * `everything`, the whole queue at once.
+   */
+  private async create(instanceId: string, everything: boolean): Promise<void> {
+    const queue = this.waiting.get(instanceId);
+    if (!queue?.length) return;
+    const taken = queue.splice(0, everything ? queue.length : this.headCount(queue));
+    if (queue.length === 0) this.waiting.delete(instanceId);
+    for (const rest of queue) rest.batchable = true;
     const writing = this.writing.get(instanceId) ?? [];
     writing.push(...taken);
     this.writing.set(instanceId, writing);
+    this.creating.add(instanceId);
     try {
       const created = await this.writer.run(instanceId, {
         type: 'CreateNotifications',
@@ -114,8 +129,19 @@ export class NotificationBatcher {
       const rest = (this.writing.get(instanceId) ?? []).filter((w) => !done.has(w));
       if (rest.length) this.writing.set(instanceId, rest);
       else this.writing.delete(instanceId);
+      this.creating.delete(instanceId);
     }
     this.options.onCreated(instanceId);
+  }
+
+  /** How many items from the head of a queue make its next notification. */
+  private headCount(queue: readonly Waiting[]): number {
+    if (!queue[0].batchable) return 1;
+    const isMessage = (w: Waiting) => 'message' in w.item;
+    const kind = isMessage(queue[0]);
+    let count = 1;
+    while (count < queue.length && count < this.options.batchMax && queue[count].batchable && isMessage(queue[count]) === kind) count++;
+    return count;
   }
 
   /** Batchable runs share notifications; anything else goes alone, all in record order. */

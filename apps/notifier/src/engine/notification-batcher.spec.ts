@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Message } from '@gw/domain-inbox';
+import type { NotifiableItem, NotificationBody } from '@gw/domain-notifications';
+import { SqliteEventStore } from '@gw/event-store';
+import { createLogger } from '@gw/logging';
+import { NotifierMetrics } from '../metrics/metrics';
+import { NotificationBatcher, webhookIdFor } from './notification-batcher';
+import { NotificationWriter } from './notification-writer';
+import { NotifierModel } from './notifier-model';
+
+/** The batcher on the real embedded store and the real writer and model; the dispatcher's part (an
+ * attempt that starts and ends) is played by the test. */
+
+const I = 'i1';
+const message = (id: string): Message => ({ id, chatId: 'c@c.us', from: 'f@c.us', fromMe: false, senderName: '', type: 'chat', body: id, time: 1767225600 });
+const m = (id: string): NotifiableItem => ({ sourceEventId: `ev-${id}`, message: message(id) });
+const a = (id: string): NotifiableItem => ({ sourceEventId: `ev-${id}`, ack: { id, chatId: 'c@c.us', status: 'read', time: 1767225601 } });
+
+let dir: string;
+let store: SqliteEventStore;
+let model: NotifierModel;
+let writer: NotificationWriter;
+const controller = new AbortController();
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'gw-batcher-'));
+  store = new SqliteEventStore({ file: join(dir, 'events.sqlite') });
+  model = new NotifierModel(1, 0);
+  writer = new NotificationWriter(store, model, createLogger('error'), controller.signal);
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function batcherWith(batchMax: number) {
+  const created: string[] = [];
+  const batcher = new NotificationBatcher(writer, new NotifierMetrics(), createLogger('error'), {
+    batchMax,
+    // As the service wires it: a notification made and not yet attempted is on its way.
+    sending: (id) => model.hasFreshNotification(id),
+    onCreated: (id) => created.push(id),
+  });
+  return { batcher, created };
+}
+
+/** What the instance's open notifications carry, in sequence order. */
+const carried = () =>
+  Object.values(model.notificationsOf(I).state.open)
+    .sort((x, y) => x.sequence - y.sequence)
+    .map((n) => {
+      const body = n.body as NotificationBody & { messages?: Message[]; ack?: Array<{ id: string }> };
+      return (body.messages ?? body.ack ?? []).map((item) => item.id);
+    });
+
+/** The attempt of the instance's fresh notification ends (delivered), as the dispatcher records it. */
+async function attemptEnds(batcher: NotificationBatcher): Promise<void> {
+  const fresh = Object.values(model.notificationsOf(I).state.open).find((n) => n.status === 'pending' && n.attempts === 0)!;
+  await writer.run(I, {
+    type: 'RecordAttempt',
+    data: { instanceId: I, webhookId: fresh.webhookId, at: new Date().toISOString(), status: 200, error: '', durationMs: 1, retryAfterSeconds: null, retryDelaysSeconds: [1], jitter: 1 },
+  });
+  // What release() schedules for the next turn, awaited here.
+  await batcher.flush();
+}
+
+describe('the notification batcher', () => {
+  it('sends the first item of an idle instance alone, and the rest of the burst together after its attempt', async () => {
+    const { batcher } = batcherWith(100);
+    ['1', '2', '3', '4', '5'].forEach((id, i) => batcher.add(I, m(id), BigInt(i + 1)));
+    await batcher.flush();
+    expect(carried()).toEqual([['1']]);
+    // The rest waits behind it, and so does the checkpoint.
+    expect(batcher.earliestWaiting()).toBe(2n);
+    await batcher.flush();
+    expect(carried()).toEqual([['1']]);
+    await attemptEnds(batcher);
+    expect(carried()).toEqual([['2', '3', '4', '5']]);
+    expect(batcher.earliestWaiting()).toBeUndefined();
+    expect(Object.values(model.notificationsOf(I).state.open).map((n) => n.webhookId)).toEqual([webhookIdFor('ev-2')]);
+  });
+
+  it('puts at most NOTIFICATION_BATCH_MAX items of one kind in a notification, in record order', async () => {
+    const { batcher } = batcherWith(2);
+    [m('1'), m('2'), m('3'), m('4'), a('5'), a('6')].forEach((item, i) => batcher.add(I, item, BigInt(i + 1)));
+    await batcher.flush();
+    const seen = [carried()];
+    for (let k = 0; k < 4; k++) {
+      await attemptEnds(batcher);
+      seen.push(carried());
+    }
+    expect(seen).toEqual([[['1']], [['2', '3']], [['4']], [['5', '6']], []]);
+  });
+
+  it('makes everything waiting at once when asked for one instance (before its delivery goes off)', async () => {
+    const { batcher, created } = batcherWith(2);
+    batcher.add(I, m('1'), 1n);
+    await batcher.flush();
+    [m('2'), m('3'), a('4'), m('5')].forEach((item, i) => batcher.add(I, item, BigInt(i + 2)));
+    await batcher.flush(I);
+    expect(carried()).toEqual([['1'], ['2', '3'], ['4'], ['5']]);
+    expect(created).toEqual([I, I]);
+    expect(batcher.earliestWaiting()).toBeUndefined();
+  });
+
+  it('holds the checkpoint before traffic whose notification is being written', async () => {
+    const { batcher } = batcherWith(100);
+    batcher.add(I, m('1'), 7n);
+    const flushing = batcher.flush();
+    expect(batcher.earliestWaiting()).toBe(7n);
+    await flushing;
+    expect(batcher.earliestWaiting()).toBeUndefined();
+  });
+});
