@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--runs N] [--only a,d] [--profile]`: runs each scenario beside its
+// `npm run bench [-- --quick] [--runs N] [--only a,d] [--latency-rate N] [--profile]`: runs each scenario beside its
 // baseline in the same run, prints a table, and writes bench/results/<timestamp>.json and latest.json
 // (latest-quick.json for --quick, which CI runs to keep the suite working; it asserts no speed).
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -26,15 +26,22 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   h: scenarioH,
 };
 
+function positive(option: string, value: string | undefined): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${option} needs a whole number from 1, not ${value}`);
+  return n;
+}
+
 function parseArgs(argv: string[]) {
-  const options = { quick: false, runs: 1, only: Object.keys(SCENARIOS), profile: false };
+  const options = { quick: false, runs: 1, only: Object.keys(SCENARIOS), profile: false, latencyRate: undefined as number | undefined };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') options.quick = true;
     else if (arg === '--profile') options.profile = true;
     else if (arg === '--runs') options.runs = Math.max(1, Number(argv[++i]));
     else if (arg === '--only') options.only = argv[++i].split(',').filter((id) => id in SCENARIOS);
-    else throw new Error(`unknown option ${arg}; use --quick, --runs N, --only a,b,... or --profile`);
+    else if (arg === '--latency-rate') options.latencyRate = positive(arg, argv[++i]);
+    else throw new Error(`unknown option ${arg}; use --quick, --runs N, --only a,b,..., --latency-rate N or --profile`);
   }
   return options;
 }
@@ -44,7 +51,8 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   const ctx: BenchContext = {
     quick: options.quick,
-    sizes: options.quick ? QUICK : FULL,
+    // --latency-rate: the offered rate of d's latency run (messages/s), to find where p99 leaves 50 ms.
+    sizes: { ...(options.quick ? QUICK : FULL), ...(options.latencyRate ? { latencyRate: options.latencyRate } : {}) },
     profile: options.profile,
     log: (message) => process.stderr.write(`[bench ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0).padStart(4)} s] ${message}\n`),
   };
