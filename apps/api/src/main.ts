@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { useContainer } from 'class-validator';
-import { loadConfigOrExit, startOrExit, stopGracefullyOnSignal } from '@gw/config';
+import { loadConfigOrExit } from '@gw/config';
+import { startOrExit, stopGracefullyOnSignal } from '@gw/process';
 import { openEventStore } from '@gw/event-store';
 import { createLogger } from '@gw/logging';
 import { AppModule } from './app.module';

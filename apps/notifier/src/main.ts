@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { RequestListener } from 'node:http';
-import { loadConfigOrExit, startOrExit, stopGracefullyOnSignal, type AppConfig } from '@gw/config';
+import { loadConfigOrExit, type AppConfig } from '@gw/config';
+import { startOrExit, stopGracefullyOnSignal } from '@gw/process';
 import { openEventStore } from '@gw/event-store';
 import { Codes, failureEnvelope } from '@gw/contract';
 import { closeListeners, routeIn, sendJson, startListener, type Listener, type RouteTable } from '@gw/http-listener';

@@ -1,2 +1,2 @@
 export * from './config';
-export * from './app-entry';
+export * from './load-config-or-exit';

@@ -1,16 +1,4 @@
 import { createLogger, type Logger } from '@gw/logging';
-import { ConfigError, loadConfig, type AppConfig } from './config';
-
-/** The configuration, or exit code 1 with every bad variable named on stderr. */
-export function loadConfigOrExit(): AppConfig {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
-}
 
 /** Runs an app's start-up; a failure is logged (as JSON, like everything else) and exits 1. */
 export function startOrExit(app: string, start: () => Promise<void>): void {
