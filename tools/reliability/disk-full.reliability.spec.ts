@@ -188,7 +188,7 @@ describeWithTmpfs('disk full under load (a 16 MiB tmpfs filled to the last byte)
   it('delivers every acknowledged message and ack to the receiver', async () => {
     const missing = () => {
       const got = new Set<string>();
-      for (const r of receiver.received) {
+      for (const r of receiver.requests) {
         if (!r.delivered) continue;
         for (const m of r.json?.messages ?? []) got.add(`${r.path} message ${m.id}`);
         for (const a of r.json?.ack ?? []) got.add(`${r.path} ack ${a.id} ${a.status}`);

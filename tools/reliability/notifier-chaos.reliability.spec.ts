@@ -1,5 +1,5 @@
-import { ApiProcess, createAccount, expectSuccess, get, NotifierProcess, postJson, request, tempDataDir } from '@gw/testing';
-import { ChaosReceiver, type Behaviour } from './support/chaos-receiver';
+import { ApiProcess, createAccount, expectSuccess, get, NotifierProcess, postJson, request, tempDataDir, type Behaviour } from '@gw/testing';
+import { ChaosReceiver } from './support/chaos-receiver';
 import { generousRateLimits, seedFor, seededRandom, sleep, until } from './support/env';
 import { checkNotifications, type RecordedItem } from './support/notification-check';
 import { findSecrets } from './support/secret-scan';
@@ -143,12 +143,12 @@ describe('notifier killed with SIGKILL three times while a chaotic receiver answ
     // Nothing stays pending: repeats of deliveries the notifier could not record run their course.
     await until('no pending notification', async () => pending((await request(`${notifier.statusUrl}/metrics`)).text) === 0, 60_000, 250);
     process.stdout.write(
-      `[notifier-chaos] ingested in ${ingested - started} ms, delivered in ${delivered - started} ms, ${receiver.received.length} requests, ` +
-        `${receiver.received.filter((r) => r.behaviour.kind !== 'ok').length} failed on purpose, ${ingestRetries} ingest retries\n`,
+      `[notifier-chaos] ingested in ${ingested - started} ms, delivered in ${delivered - started} ms, ${receiver.requests.length} requests, ` +
+        `${receiver.requests.filter((r) => r.behaviour.kind !== 'ok').length} failed on purpose, ${ingestRetries} ingest retries\n`,
     );
     expect(kills).toBe(3);
 
-    const { problems, figures } = checkNotifications(receiver.received, instances, BATCH_MAX);
+    const { problems, figures } = checkNotifications(receiver.requests, instances, BATCH_MAX);
     process.stdout.write(
       `[notifier-chaos] ${figures.notifications} notifications carried ${figures.items} items; ${figures.batched} carried more than one, ` +
         `the largest ${figures.largest} (NOTIFICATION_BATCH_MAX ${BATCH_MAX})\n`,
@@ -162,7 +162,7 @@ describe('notifier killed with SIGKILL three times while a chaotic receiver answ
     expect(figures.batched).toBeGreaterThan(0);
     expect(figures.largest).toBe(BATCH_MAX);
     // Each kind of chaos happened, and getWebhookLogs tells the failures apart.
-    const kinds = new Set(receiver.received.map((r) => (r.behaviour.kind === 'status' ? String(r.behaviour.status) : r.behaviour.kind)));
+    const kinds = new Set(receiver.requests.map((r) => (r.behaviour.kind === 'status' ? String(r.behaviour.status) : r.behaviour.kind)));
     expect([...kinds].sort()).toEqual(['302', '500', '503', 'ok', 'reset', 'timeout']);
     const logged = await Promise.all(
       instances.slice(0, 10).map(async (i) => expectSuccess(await postJson(api.apiUrl, '/getWebhookLogs', { instanceid: i.instanceid, token: i.token, limit: 100 })).attempts),

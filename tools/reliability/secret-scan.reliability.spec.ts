@@ -149,10 +149,10 @@ describe('no secret in clear after a hostile run of the API and the notifier', (
     expect(secrets.map((s) => s.kind).sort()).toEqual(['API key', 'API key', 'instance token', 'instance token', 'instance token', 'signing secret', 'signing secret', 'signing secret']);
     // Failures and retries are included, so that their logs are searched too: some first attempts
     // were answered 500 and retried (more requests than notifications), whatever the batching.
-    expect(receiver.received.filter((r) => r.behaviour.kind === 'status').length).toBeGreaterThan(0);
-    expect(receiver.received.length).toBeGreaterThan(receiver.deliveredIds.size);
+    expect(receiver.requests.filter((r) => r.behaviour.kind === 'status').length).toBeGreaterThan(0);
+    expect(receiver.requests.length).toBeGreaterThan(receiver.deliveredIds.size);
     const signing = secrets.filter((s) => s.kind === 'signing secret').map((s) => new Webhook(s.value));
-    const unsigned = receiver.received.filter((r) => {
+    const unsigned = receiver.requests.filter((r) => {
       try {
         signing[Number(r.path.split('/').pop())].verify(r.rawBody, r.headers as Record<string, string>);
         return false;
@@ -166,7 +166,7 @@ describe('no secret in clear after a hostile run of the API and the notifier', (
   it('delivers every message once in sequence order across the SIGKILLs, batched or not', () => {
     const checked = instances.map((instance, i) => ({ instanceid: instance.instanceid, path: `/hook/${i}`, recorded: recorded.get(instance.instanceid) ?? [] }));
     expect(checked.map((c) => c.recorded.length)).toEqual(instances.map(() => MESSAGES_PER_INSTANCE));
-    const { problems, figures } = checkNotifications(receiver.received, checked, BATCH_MAX);
+    const { problems, figures } = checkNotifications(receiver.requests, checked, BATCH_MAX);
     expect(problems.slice(0, 20)).toEqual([]);
     expect(figures.items).toBe(instances.length * MESSAGES_PER_INSTANCE);
   });

@@ -1,4 +1,4 @@
-import { Receiver, type ReceivedRequest } from './support/receiver';
+import { WebhookReceiver, type ReceivedRequest } from '@gw/testing';
 import { LOCAL_TARGETS, sleep, Stack, total, until } from './support/stack';
 
 /** CONTRACT section 6, batching and "no recorded notification is lost by a crash": traffic that waits
@@ -9,9 +9,9 @@ const ids = (requests: ReceivedRequest[]) => requests.flatMap((r) => (r.json.mes
 
 describe('a notifier killed while messages wait for the attempt in flight', () => {
   let stack: Stack;
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
   beforeAll(async () => {
-    receiver = await Receiver.start();
+    receiver = await WebhookReceiver.start();
     // Checkpoints every 50 ms, so that one would certainly be recorded past the waiting messages.
     stack = await Stack.start({ env: { ...LOCAL_TARGETS, NOTIFIER_CHECKPOINT_INTERVAL_MS: '50' } });
   });

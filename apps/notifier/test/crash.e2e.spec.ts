@@ -1,5 +1,4 @@
-import { DAY_MS, request, shiftedClock } from '@gw/testing';
-import { Receiver, type ReceivedRequest } from './support/receiver';
+import { DAY_MS, request, shiftedClock, WebhookReceiver, type ReceivedRequest } from '@gw/testing';
 import { LOCAL_TARGETS, sleep, Stack, total, until, type Instance } from './support/stack';
 
 /** CONTRACT section 6, "Delivery is at least once: no recorded notification is lost by a crash or
@@ -22,7 +21,7 @@ const messageIds = (requests: ReceivedRequest[]) => requests.flatMap((r) => (r.j
 
 describe('a notifier killed with SIGKILL during a stream of 1,000 messages', () => {
   let stack: Stack;
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
   const subscribed: Array<{ instance: Instance; path: string }> = [];
   let killedAt = 0;
   let restartedAt = 0;
@@ -37,7 +36,7 @@ describe('a notifier killed with SIGKILL during a stream of 1,000 messages', () 
     );
 
   beforeAll(async () => {
-    receiver = await Receiver.start();
+    receiver = await WebhookReceiver.start();
     stack = await Stack.start({ env: { ...LOCAL_TARGETS, NOTIFIER_CONCURRENCY: String(CONCURRENCY) }, notifier: false });
     for (let i = 0; i < INSTANCES; i++) {
       const instance = await stack.newInstance();
@@ -129,9 +128,9 @@ describe('a notifier killed with SIGKILL during a stream of 1,000 messages', () 
 
 describe('delivery switched off while no notifier is running', () => {
   let stack: Stack;
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
   beforeAll(async () => {
-    receiver = await Receiver.start();
+    receiver = await WebhookReceiver.start();
     stack = await Stack.start({ env: { ...LOCAL_TARGETS, RETRY_SCHEDULE: '2,2,2' } });
   });
   afterAll(async () => {
@@ -176,10 +175,10 @@ describe('delivery switched off while no notifier is running', () => {
 
 describe('an instance that expired and was renewed', () => {
   let stack: Stack;
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
   const clock = shiftedClock(4 * DAY_MS); // past the three-day trial
   beforeAll(async () => {
-    receiver = await Receiver.start();
+    receiver = await WebhookReceiver.start();
     // One retry, about 30 s after the first attempt: still pending when the clock jumps.
     stack = await Stack.start({ env: { ...LOCAL_TARGETS, RETRY_SCHEDULE: '30' } });
   });

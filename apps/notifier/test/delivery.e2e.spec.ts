@@ -1,6 +1,5 @@
-import { request, runOps } from '@gw/testing';
+import { request, runOps, WebhookReceiver, type Plan, type ReceivedRequest } from '@gw/testing';
 import { Webhook } from 'standardwebhooks';
-import { Receiver, type Plan, type ReceivedRequest } from './support/receiver';
 import { INTERNAL_TOKEN, LOCAL_TARGETS, sleep, Stack, total, until, type Instance } from './support/stack';
 
 /** CONTRACT section 6 (and 4.4, 4.5, 4.8) end to end: the built API and notifier as processes, a
@@ -13,7 +12,7 @@ const headersOf = (r: ReceivedRequest) => r.headers as Record<string, string>;
 let paths = 0;
 
 /** A new instance whose webhook points at its own path on the receiver. */
-async function subscribed(stack: Stack, receiver: Receiver, plan?: Plan) {
+async function subscribed(stack: Stack, receiver: WebhookReceiver, plan?: Plan) {
   const instance = await stack.newInstance();
   const path = `/hook/${++paths}`;
   if (plan) receiver.plan(path, plan);
@@ -31,9 +30,9 @@ const loggedAttempts = (stack: Stack, instance: Instance, n: number, timeoutMs =
 
 describe('delivery with RETRY_SCHEDULE=1,1,1', () => {
   let stack: Stack;
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
   beforeAll(async () => {
-    receiver = await Receiver.start();
+    receiver = await WebhookReceiver.start();
     stack = await Stack.start({ env: { ...LOCAL_TARGETS, RETRY_SCHEDULE: '1,1,1', NOTIFICATION_BATCH_MAX: '10' } });
   });
   afterAll(async () => {
@@ -148,7 +147,7 @@ describe('delivery with RETRY_SCHEDULE=1,1,1', () => {
 
   it('a connection reset and a redirect are failed attempts (redirects are not followed)', async () => {
     const { instance, path } = await subscribed(stack, receiver, [
-      { reset: true },
+      { kind: 'reset' },
       { status: 307, headers: { location: receiver.url('/elsewhere') } },
       { status: 204 },
     ]);
@@ -162,7 +161,7 @@ describe('delivery with RETRY_SCHEDULE=1,1,1', () => {
   });
 
   it('dead-letters a notification whose receiver stays down, and an operator resend delivers it with the same webhook-id', async () => {
-    const down = await Receiver.start();
+    const down = await WebhookReceiver.start();
     try {
       const instance = await stack.newInstance();
       await stack.webhook(instance, down.url('/down'));
@@ -235,9 +234,9 @@ describe('delivery with RETRY_SCHEDULE=1,1,1', () => {
 
 describe('switching delivery off, with RETRY_SCHEDULE=2,2,2', () => {
   let stack: Stack;
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
   beforeAll(async () => {
-    receiver = await Receiver.start();
+    receiver = await WebhookReceiver.start();
     stack = await Stack.start({ env: { ...LOCAL_TARGETS, RETRY_SCHEDULE: '2,2,2' } });
   });
   afterAll(async () => {

@@ -1,6 +1,5 @@
 import { startEsdbTestServer, type EsdbTestServer } from '@gw/esdb-test-server';
-import { ApiProcess, expectFailure, expectSuccess, get, NotifierProcess, postJson, request, runOpsAsync, tempDataDir } from '@gw/testing';
-import { Receiver } from './support/receiver';
+import { ApiProcess, expectFailure, expectSuccess, get, NotifierProcess, postJson, request, runOpsAsync, tempDataDir, WebhookReceiver } from '@gw/testing';
 import { INTERNAL_TOKEN, sleep, until } from './support/stack';
 
 /**
@@ -9,7 +8,7 @@ import { INTERNAL_TOKEN, sleep, until } from './support/stack';
  */
 describe('several processes on EventStoreDB', () => {
   let server: EsdbTestServer;
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
   let env: Record<string, string>;
   const apis: ApiProcess[] = [];
   const workers: NotifierProcess[] = [];
@@ -18,7 +17,7 @@ describe('several processes on EventStoreDB', () => {
 
   beforeAll(async () => {
     server = await startEsdbTestServer({ port: 0 });
-    receiver = await Receiver.start();
+    receiver = await WebhookReceiver.start();
     env = {
       EVENT_STORE: server.connectionString,
       SECRETS_KEY: 'ab'.repeat(32),

@@ -1,5 +1,4 @@
-import { expectFailure, expectSuccess } from '@gw/testing';
-import { Receiver } from './support/receiver';
+import { expectFailure, expectSuccess, WebhookReceiver } from '@gw/testing';
 import { LOCAL_TARGETS, sleep, Stack, until, type Instance } from './support/stack';
 
 /** CONTRACT section 6: one slow receiver holds back only its own instance; webhook targets that are
@@ -13,9 +12,9 @@ const loggedAttempts = (stack: Stack, instance: Instance, n: number) =>
 
 describe('a slow receiver', () => {
   let stack: Stack;
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
   beforeAll(async () => {
-    receiver = await Receiver.start();
+    receiver = await WebhookReceiver.start();
     stack = await Stack.start({ env: LOCAL_TARGETS });
   });
   afterAll(async () => {
@@ -88,9 +87,9 @@ describe('registration with the switches off (default environment)', () => {
 
 describe('connect-time checks: URLs the API took (switches on) but the notifier refuses (switches off)', () => {
   let stack: Stack;
-  const receivers: Receiver[] = [];
+  const receivers: WebhookReceiver[] = [];
   const receiver = async () => {
-    const started = await Receiver.start();
+    const started = await WebhookReceiver.start();
     receivers.push(started);
     return started;
   };

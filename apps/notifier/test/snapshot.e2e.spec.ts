@@ -1,5 +1,5 @@
 import { startEsdbTestServer, type EsdbTestServer } from '@gw/esdb-test-server';
-import { Receiver } from './support/receiver';
+import { WebhookReceiver } from '@gw/testing';
 import { LOCAL_TARGETS, sleep, Stack, total, until, type Instance } from './support/stack';
 
 /**
@@ -16,9 +16,9 @@ describe.each([
 ])('a notifier started from a snapshot, on %s', (_store, onEsdb) => {
   let server: EsdbTestServer | undefined;
   let stack: Stack;
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
   beforeAll(async () => {
-    receiver = await Receiver.start();
+    receiver = await WebhookReceiver.start();
     server = onEsdb ? await startEsdbTestServer({ port: 0 }) : undefined;
     const store: Record<string, string> = server ? { EVENT_STORE: server.connectionString, SECRETS_KEY: 'cd'.repeat(32) } : {};
     // One retry, 2.4 to 3.6 s after a failure: still pending when the notifier is killed.

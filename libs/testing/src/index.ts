@@ -3,3 +3,4 @@ export * from './http';
 export * from './recorded-http';
 export * from './shifted-clock';
 export * from './expired-instance';
+export * from './webhook-receiver';

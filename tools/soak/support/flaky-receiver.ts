@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { WebhookReceiver, type Behaviour, type ReceivedRequest } from '@gw/testing';
 
 /** What a notification carries, by CONTRACT section 6 (one item or a batch of several). */
 interface NotificationBody {
@@ -32,8 +31,8 @@ interface Seen {
 }
 
 /**
- * A webhook receiver on a loopback port that answers 500 to about a third of the requests at once
- * and 200 to the rest, after up to `maxDelayMs`. One notification (one webhook-id) fails at most `maxFailures` times, so that with a
+ * The shared webhook receiver, answering 500 to about a third of the requests at once and 200 to
+ * the rest, after up to `maxDelayMs`. One notification (one webhook-id) fails at most `maxFailures` times, so that with a
  * RETRY_SCHEDULE of more retries than that every notification is delivered before it would be
  * dead-lettered. It keeps what the soak checks and no more (no bodies, a hash of each): per
  * webhook-id its instance, sequence, item keys, failures and whether a 200 went out; per instance
@@ -58,10 +57,8 @@ export class FlakyReceiver {
   private readonly sequences = new Map<string, Map<number, string>>();
   /** Per item key, the webhook-id of the notification that carried it first. */
   private readonly carriedBy = new Map<string, string>();
-  port = 0;
-  private server?: Server;
-  private readonly sockets = new Set<Socket>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Keeps no record of its own: the soak runs for as long as it is told. */
+  private readonly receiver = new WebhookReceiver<NotificationBody>({ keep: false, choose: (request) => this.choose(request) });
 
   /** `maxDelayMs`: a 200 waits up to this long (uniformly), as a real receiver's work would, so that
    * traffic recorded meanwhile is batched into the instance's next notification. */
@@ -69,87 +66,52 @@ export class FlakyReceiver {
     private readonly maxFailures: number,
     private readonly batchMax: number,
     private readonly maxDelayMs = 0,
-  ) {}
+  ) {
+    this.receiver.onDelivered = ({ webhookId }) => {
+      const seen = this.notifications.get(webhookId)!;
+      if (!seen.delivered) {
+        this.delivered += 1;
+        this.deliveredItemCount += seen.items.length;
+      }
+      seen.delivered = true;
+      for (const item of seen.items) this.deliveredItems.add(item);
+    };
+  }
 
   private problem(text: string): void {
     this.problemCount += 1;
     if (this.problems.length < 40) this.problems.push(text);
   }
 
-  async start(): Promise<void> {
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        this.requests += 1;
-        const webhookId = String(req.headers['webhook-id'] ?? '');
-        const pathInstance = /^\/hook\/([^/?]+)/.exec(req.url ?? '')?.[1];
-        const raw = Buffer.concat(chunks);
-        let body: NotificationBody | undefined;
-        try {
-          body = JSON.parse(raw.toString('utf8')) as NotificationBody;
-        } catch {
-          body = undefined;
-        }
-        const items = body && pathInstance && body.instanceId === pathInstance ? this.items(body) : undefined;
-        const sequence = body?.sequence;
-        if (!webhookId || !items || typeof sequence !== 'number' || !Number.isInteger(sequence) || sequence < 1) {
-          this.problem(`unexpected request to ${req.url} (webhook-id ${webhookId || 'none'}): ${raw.toString('utf8').slice(0, 160)}`);
-          res.writeHead(400).end();
-          return;
-        }
-        const seen = this.seen(webhookId, pathInstance!, sequence, items, createHash('sha1').update(raw).digest('hex'));
-        if (seen.failures < this.maxFailures && Math.random() < 1 / 3) {
-          seen.failures += 1;
-          this.failedOnPurpose += 1;
-          res.writeHead(500, { 'content-type': 'text/plain' }).end('failing on purpose');
-          return;
-        }
-        // Delivered once the whole 200 has been handed to the connection.
-        res.once('finish', () => {
-          if (!seen.delivered) {
-            this.delivered += 1;
-            this.deliveredItemCount += seen.items.length;
-          }
-          seen.delivered = true;
-          for (const item of seen.items) this.deliveredItems.add(item);
-        });
-        const answer = () => void (res.destroyed ? undefined : res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
-        const delay = Math.floor(Math.random() * (this.maxDelayMs + 1));
-        if (delay === 0) return answer();
-        const timer = setTimeout(() => {
-          this.timers.delete(timer);
-          answer();
-        }, delay);
-        this.timers.add(timer);
-      });
-    });
-    server.keepAliveTimeout = 10_000;
-    server.on('connection', (socket: Socket) => {
-      this.sockets.add(socket);
-      socket.once('close', () => this.sockets.delete(socket));
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
+  start(): Promise<void> {
+    return this.receiver.start();
   }
 
-  async stop(): Promise<void> {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    const server = this.server;
-    this.server = undefined;
-    if (!server) return;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const socket of this.sockets) socket.destroy();
-    await closed;
+  stop(): Promise<void> {
+    return this.receiver.stop();
   }
 
   url(instanceid: string): string {
-    return `http://127.0.0.1:${this.port}/hook/${instanceid}`;
+    return this.receiver.url(`/hook/${instanceid}`);
+  }
+
+  /** Checks a request as it arrives, and answers 400 (a problem), 500 on purpose, or 200. */
+  private choose({ path, webhookId, json: body, rawBody }: ReceivedRequest<NotificationBody>): Behaviour {
+    this.requests += 1;
+    const pathInstance = /^\/hook\/([^/]+)/.exec(path)?.[1];
+    const items = body && pathInstance && body.instanceId === pathInstance ? this.items(body) : undefined;
+    const sequence = body?.sequence;
+    if (!webhookId || !items || typeof sequence !== 'number' || !Number.isInteger(sequence) || sequence < 1) {
+      this.problem(`unexpected request to ${path} (webhook-id ${webhookId || 'none'}): ${rawBody.slice(0, 160)}`);
+      return { kind: 'status', status: 400 };
+    }
+    const seen = this.seen(webhookId, pathInstance!, sequence, items, createHash('sha1').update(rawBody).digest('hex'));
+    if (seen.failures < this.maxFailures && Math.random() < 1 / 3) {
+      seen.failures += 1;
+      this.failedOnPurpose += 1;
+      return { kind: 'status', status: 500 };
+    }
+    return { kind: 'ok', delayMs: Math.floor(Math.random() * (this.maxDelayMs + 1)) };
   }
 
   /** The notification of `webhookId`, registered with its sequence and items when first seen. */

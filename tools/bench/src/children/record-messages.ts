@@ -4,8 +4,8 @@
 import { nameBasedId } from '@gw/application';
 import { inboxIdentity, inboxStreamName, type MessageReceived } from '@gw/domain-inbox';
 import { SqliteEventStore } from '@gw/event-store';
+import { epochMs } from '@gw/testing/receiver';
 import { childArgs, emit, required } from '../support/child';
-import { epochMs } from '../support/receiver';
 import { benchMessage } from '../support/traffic';
 
 const args = childArgs();

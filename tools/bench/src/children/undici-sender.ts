@@ -1,8 +1,8 @@
 // Baseline of scenario d: POSTs the notifier's bodies (same sizes and headers, no signing) to the
 // receiver with undici, at the notifier's concurrency, as fast as the receiver takes them.
+import { epochMs } from '@gw/testing/receiver';
 import { Pool } from 'undici';
 import { childArgs, emit, required } from '../support/child';
-import { epochMs } from '../support/receiver';
 import { benchMessage, notificationBody, webhookHeaders } from '../support/traffic';
 
 const args = childArgs();

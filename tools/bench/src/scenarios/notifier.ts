@@ -1,10 +1,11 @@
+import { epochMs } from '@gw/testing/receiver';
 import { Pool } from 'undici';
+import { ArrivalCounter, messageIdsOf } from '../support/arrivals';
 import { NodeChild } from '../support/child';
 import type { BenchContext } from '../support/context';
 import { figure, MiB, percentile, type ScenarioResult } from '../support/figures';
 import { NotifierStack } from '../support/notifier-stack';
 import { openLoop } from '../support/open-loop';
-import { ArrivalCounter, epochMs, messageIdsOf } from '../support/receiver';
 import { benchMessage, notificationBody, webhookHeaders } from '../support/traffic';
 
 interface Throughput {
@@ -25,9 +26,9 @@ async function latencyRun(stack: NotifierStack, rate: number, seconds: number, r
   const latencies: number[] = [];
   const answering: number[] = [];
   const afterAnswer: number[] = [];
-  stack.receiver.onRequest = (_headers, body, arrivedAt) => {
+  stack.receiver.onRequest = ({ json, arrivedAt }) => {
     // A batched notification carries several messages; each has its own latency.
-    for (const id of messageIdsOf(body)) {
+    for (const id of messageIdsOf(json)) {
       const at = sentAt.get(id);
       if (at === undefined || !sentAt.delete(id)) continue;
       latencies.push(arrivedAt - at);
@@ -89,7 +90,7 @@ async function latencyPhase(ctx: BenchContext, stack: NotifierStack) {
 /** Counts arrived messages (once per webhook id) until `total` came; the rate is from `startedAt()`. */
 async function countArrivals(stack: NotifierStack, total: number, run: () => Promise<{ startedAt: number; failures?: number; endedAt?: number }>): Promise<Throughput> {
   const counter = new ArrivalCounter();
-  stack.receiver.onRequest = (headers, body, arrivedAt) => counter.record(String(headers['webhook-id']), messageIdsOf(body).length, arrivedAt);
+  stack.receiver.onRequest = ({ webhookId, json, arrivedAt }) => counter.record(webhookId, messageIdsOf(json).length, arrivedAt);
   const done = counter.until(total, Math.max(120_000, total * 10));
   const started = await run();
   await done;

@@ -1,7 +1,7 @@
+import { WebhookReceiver } from '@gw/testing/receiver';
 import { AppChild } from './apps';
 import { ApiFixture, type Instance } from './api-fixture';
 import type { BenchContext } from './context';
-import { BenchReceiver } from './receiver';
 
 /** Lifts the checks that keep webhooks off loopback and plain http (development and tests only). */
 const LOCAL_TARGETS = { ALLOW_HTTP_WEBHOOKS: 'true', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' };
@@ -12,13 +12,14 @@ export class NotifierStack {
   private constructor(
     readonly fixture: ApiFixture,
     readonly notifier: AppChild,
-    readonly receiver: BenchReceiver,
+    readonly receiver: WebhookReceiver,
     readonly instances: Instance[],
   ) {}
 
   static async start(ctx: BenchContext): Promise<NotifierStack> {
     const fixture = await ApiFixture.start(ctx, 'd', LOCAL_TARGETS);
-    const receiver = await BenchReceiver.start();
+    // Keeps no record: the runs are tens of thousands of requests, and the heap is this process's.
+    const receiver = await WebhookReceiver.start({ keep: false });
     try {
       const instances = await fixture.instances(ctx.sizes.notifierInstances);
       for (const [index, instance] of instances.entries()) await fixture.webhook(instance, receiver.url(`/hook/${index}`));
