@@ -1,0 +1,77 @@
+import type { RecordedEvent } from '@gw/event-store';
+import { NotifierModel } from './notifier-model';
+import { SNAPSHOT_VERSION, type SnapshotEntry } from './snapshots';
+
+/** A snapshot holds the model's states as they are; reading one of another shape would give a
+ * notifier wrong states, so each shape has its version. */
+
+const I = 'i1';
+let position = 0n;
+const recorded = (streamName: string, revision: bigint, type: string, data: Record<string, unknown>): RecordedEvent => ({
+  id: `e${++position}`,
+  streamName,
+  revision,
+  position,
+  type,
+  data,
+  metadata: {},
+  recordedAt: '2026-01-01T00:00:00.000Z',
+});
+
+/** A model with an instance whose every state field is set, and an open notification. */
+function populated(): NotifierModel {
+  const model = new NotifierModel(1, 0);
+  const instance = (revision: bigint, type: string, data: Record<string, unknown>) => model.applyInstanceEvent(I, recorded(`instance-${I}`, revision, type, { instanceId: I, ...data }));
+  instance(0n, 'InstanceCreated', { accountEmail: 'ann@example.com', packageId: 'trial', tokenHash: 'th', createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-04T00:00:00.000Z' });
+  instance(1n, 'SigningSecretIssued', { encryptedSecret: 'sealed', issuedAt: '2026-01-01T00:00:00.000Z' });
+  instance(2n, 'WebhookSet', { url: 'https://receiver.example/hook', setAt: '2026-01-01T00:00:00.000Z' });
+  instance(3n, 'WebhookDisabledByReceiver', { url: 'https://receiver.example/hook', reason: 'gone', disabledAt: '2026-01-01T00:00:01.000Z' });
+  model.applyRecordedNotification(
+    I,
+    recorded(`notifications-${I}`, 0n, 'NotificationCreated', {
+      instanceId: I,
+      webhookId: 'msg_1',
+      sequence: 1,
+      body: { instanceId: I, sequence: 1, messages: [] },
+      sourceEventIds: ['ev-1'],
+      createdAt: '2026-01-01T00:00:00.000Z',
+    }),
+  );
+  return model;
+}
+
+const keysOf = (value: object) => Object.keys(value).sort();
+
+/** The shape each version was written with. A new field in a state needs a new version here and in
+ * SNAPSHOT_VERSION, so that a notifier never restores an old snapshot as if it had the new shape. */
+const SHAPES: Record<number, { instance: string[]; notifications: string[]; open: string[] }> = {
+  1: {
+    instance: ['accountEmail', 'createdAt', 'disabledReason', 'encryptedSigningSecret', 'expiresAt', 'instanceId', 'packageId', 'status', 'tokenHash', 'webhookOn', 'webhookUrl'],
+    notifications: ['lastSequence', 'open'],
+    open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
+  },
+};
+
+describe('notifier snapshots', () => {
+  it('are written for the state shapes of SNAPSHOT_VERSION', () => {
+    const [entry] = populated().entries();
+    expect({
+      instance: keysOf(entry.instance!.state),
+      notifications: keysOf(entry.notifications!.state),
+      open: keysOf(entry.notifications!.state.open['msg_1']),
+    }).toEqual(SHAPES[SNAPSHOT_VERSION]);
+  });
+
+  it('restore a model that equals the one taken, through JSON as the store keeps them', () => {
+    const taken = populated();
+    const stored = JSON.parse(JSON.stringify(taken.entries())) as SnapshotEntry[];
+    const restored = new NotifierModel(1, 0);
+    restored.restore(stored);
+    expect(restored.entries()).toEqual(taken.entries());
+    expect(restored.instance(I)).toEqual(taken.instance(I));
+    expect(restored.notificationsOf(I)).toEqual({ state: taken.notificationsOf(I).state, revision: 0n });
+    expect([...restored.instancesWithOpenNotifications()]).toEqual([I]);
+    // Events the snapshot already holds are not applied twice.
+    expect(restored.applyInstanceEvent(I, recorded(`instance-${I}`, 3n, 'WebhookCleared', { instanceId: I, clearedAt: '2026-01-02T00:00:00.000Z' }))).toBe(false);
+  });
+});
