@@ -5,3 +5,4 @@ export * from './sqlite/private-files';
 export { startWalCheckpointer, type WalCheckpointer } from './sqlite/wal-checkpointer';
 export * from './event-filter';
 export * from './open-event-store';
+export * from './memory/memory-event-store';

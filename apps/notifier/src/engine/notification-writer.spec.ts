@@ -1,0 +1,56 @@
+import type { NotificationCommand, NotificationCreated } from '@gw/domain-notifications';
+import { MemoryEventStore, MemoryLog } from '@gw/event-store';
+import { createLogger } from '@gw/logging';
+import { NotificationWriter } from './notification-writer';
+import { NotifierModel } from './notifier-model';
+
+/** The writer in process, on the in-memory store: what two writers of one instance's stream (a
+ * notifier and an operator's resend, or two notifier processes) do to each other. */
+
+const I = 'i1';
+const create = (id: string): NotificationCommand => ({
+  type: 'CreateNotifications',
+  data: {
+    instanceId: I,
+    notifications: [{ webhookId: `msg_${id}`, content: { ack: [{ id, chatId: 'c@c.us', status: 'read', time: 1767225600 }] }, sourceEventIds: [`ev-${id}`] }],
+    now: '2026-01-01T00:00:00.000Z',
+  },
+});
+
+function writerOn(log: MemoryLog) {
+  const model = new NotifierModel(1, 0);
+  return { model, writer: new NotificationWriter(new MemoryEventStore(log), model, createLogger('error'), new AbortController().signal) };
+}
+
+describe('the notification writer', () => {
+  it('decides again on the stream as stored when another writer got there first', async () => {
+    const log = new MemoryLog();
+    const first = writerOn(log);
+    const second = writerOn(log);
+    await first.writer.run(I, create('a'));
+    // The second writer's model has not seen 'a': its append at revision -1 conflicts, so it reads
+    // the stream and numbers its notification after 'a'.
+    const [created] = await second.writer.run(I, create('b'));
+    expect(created.data).toMatchObject({ webhookId: 'msg_b', sequence: 2 });
+    expect(Object.keys(second.model.notificationsOf(I).state.open).sort()).toEqual(['msg_a', 'msg_b']);
+    const stored = await new MemoryEventStore(log).readStream(`notifications-${I}`);
+    expect(stored.map((e) => (e.data as NotificationCreated['data']).sequence)).toEqual([1, 2]);
+  });
+
+  it('runs one instance’s commands one after the other, so that it never conflicts with itself', async () => {
+    const log = new MemoryLog();
+    const { writer, model } = writerOn(log);
+    const store = new MemoryEventStore(log);
+    const appends = jest.spyOn(MemoryEventStore.prototype, 'append');
+    try {
+      const results = await Promise.all(['a', 'b', 'c', 'd'].map((id) => writer.run(I, create(id))));
+      expect(results.map(([e]) => (e.data as NotificationCreated['data']).sequence)).toEqual([1, 2, 3, 4]);
+      // One append each: none was refused and retried.
+      expect(appends).toHaveBeenCalledTimes(4);
+    } finally {
+      appends.mockRestore();
+    }
+    expect(model.notificationsOf(I).revision).toBe(3n);
+    expect(await store.readStream(`notifications-${I}`)).toHaveLength(4);
+  });
+});

@@ -1,0 +1,156 @@
+import { DuplicateEventIdError, EventStoreUnavailableError, WrongExpectedRevisionError } from '../event-store.errors';
+import type {
+  AppendResult,
+  EventStore,
+  EventToAppend,
+  ExpectedRevision,
+  ReadAllOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  SubscriptionMessage,
+} from '../event-store.port';
+import { matchesFilter } from '../event-filter';
+
+/** The log itself, which several clients (MemoryEventStore) of one process may share. */
+export class MemoryLog {
+  readonly events: RecordedEvent[] = [];
+  readonly streams = new Map<string, RecordedEvent[]>();
+  readonly byId = new Map<string, RecordedEvent>();
+  private waiters: Array<() => void> = [];
+
+  /** Resolves at the next append, or when `signal` aborts. */
+  nextAppend(signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      this.waiters.push(done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  appended(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+}
+
+/** Data as a store keeps it: a copy, through JSON like the durable adapters, so that no caller
+ * shares an object with the log and what JSON cannot carry fails here as it would there. */
+const stored = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/**
+ * The event-store port in memory: nothing survives the process. For fast in-process tests of
+ * handlers and projections, between the decider specs and the e2e tests that start the apps; it
+ * passes the adapters' contract suite except durability, which it does not claim.
+ */
+export class MemoryEventStore implements EventStore {
+  private closed = false;
+
+  constructor(readonly log: MemoryLog = new MemoryLog()) {}
+
+  async append(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+    this.ensureOpen();
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const stream = this.log.streams.get(streamName) ?? [];
+    if (this.log.byId.has(events[0].id)) return this.idempotent(streamName, stream, events);
+    const current = stream.length === 0 ? null : BigInt(stream.length - 1);
+    const ok =
+      expected === 'any' ||
+      (expected === 'no_stream' && current === null) ||
+      (expected === 'stream_exists' && current !== null) ||
+      (typeof expected === 'bigint' && current === expected);
+    if (!ok) throw new WrongExpectedRevisionError(streamName, expected, current ?? 'no_stream');
+    const ids = new Set<string>();
+    for (const { id } of events) {
+      if (this.log.byId.has(id) || ids.has(id)) throw new DuplicateEventIdError(id);
+      ids.add(id);
+    }
+    const recordedAt = new Date().toISOString();
+    for (const event of events) {
+      const recorded: RecordedEvent = {
+        id: event.id,
+        streamName,
+        revision: BigInt(stream.length),
+        position: BigInt(this.log.events.length + 1),
+        type: event.type,
+        data: stored(event.data),
+        metadata: stored(event.metadata ?? {}),
+        recordedAt,
+      };
+      stream.push(recorded);
+      this.log.events.push(recorded);
+      this.log.byId.set(recorded.id, recorded);
+    }
+    this.log.streams.set(streamName, stream);
+    this.log.appended();
+    return { nextExpectedRevision: BigInt(stream.length - 1), position: BigInt(this.log.events.length) };
+  }
+
+  async readStream(streamName: string): Promise<RecordedEvent[]> {
+    this.ensureOpen();
+    return (this.log.streams.get(streamName) ?? []).map(copy);
+  }
+
+  async readLastEvent(streamName: string): Promise<RecordedEvent | undefined> {
+    this.ensureOpen();
+    const last = this.log.streams.get(streamName)?.at(-1);
+    return last && copy(last);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    this.ensureOpen();
+    const found: RecordedEvent[] = [];
+    const max = options.maxCount ?? Infinity;
+    for (let i = Number(options.after ?? 0n); i < this.log.events.length && found.length < max; i++) {
+      if (matchesFilter(this.log.events[i], options.filter)) found.push(copy(this.log.events[i]));
+    }
+    return found;
+  }
+
+  async headPosition(): Promise<bigint> {
+    this.ensureOpen();
+    return BigInt(this.log.events.length);
+  }
+
+  async *subscribeToAll(options: SubscribeOptions = {}): AsyncIterable<SubscriptionMessage> {
+    let next = Number(options.after ?? 0n);
+    let caughtUpAt = -1;
+    while (!options.signal?.aborted && !this.closed) {
+      const head = this.log.events.length;
+      for (; next < head; next++) {
+        const event = this.log.events[next];
+        if (matchesFilter(event, options.filter)) yield { kind: 'event', event: copy(event) };
+        if (options.signal?.aborted) return;
+      }
+      if (caughtUpAt !== head) {
+        caughtUpAt = head;
+        yield { kind: 'caughtUp', position: BigInt(head) };
+      }
+      if (this.log.events.length === head) await this.log.nextAppend(options.signal);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.log.appended();
+  }
+
+  private idempotent(streamName: string, stream: readonly RecordedEvent[], events: readonly EventToAppend[]): AppendResult {
+    let position = 0n;
+    for (const { id } of events) {
+      const found = this.log.byId.get(id);
+      if (!found || found.streamName !== streamName) throw new DuplicateEventIdError(id);
+      if (found.position > position) position = found.position;
+    }
+    return { nextExpectedRevision: BigInt(stream.length - 1), position };
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new EventStoreUnavailableError('memory store is closed');
+  }
+}
+
+const copy = (event: RecordedEvent): RecordedEvent => ({ ...event, data: stored(event.data), metadata: stored(event.metadata) });
