@@ -1,4 +1,5 @@
-import { DuplicateEventIdError, EventStoreUnavailableError, WrongExpectedRevisionError } from '../event-store.errors';
+import { DuplicateEventIdError, EventStoreUnavailableError } from '../event-store.errors';
+import { checkExpectedRevision } from '../expected-revision';
 import type {
   AppendResult,
   EventStore,
@@ -56,13 +57,7 @@ export class MemoryEventStore implements EventStore {
     if (events.length === 0) throw new Error('append needs at least one event');
     const stream = this.log.streams.get(streamName) ?? [];
     if (this.log.byId.has(events[0].id)) return this.idempotent(streamName, stream, events);
-    const current = stream.length === 0 ? null : BigInt(stream.length - 1);
-    const ok =
-      expected === 'any' ||
-      (expected === 'no_stream' && current === null) ||
-      (expected === 'stream_exists' && current !== null) ||
-      (typeof expected === 'bigint' && current === expected);
-    if (!ok) throw new WrongExpectedRevisionError(streamName, expected, current ?? 'no_stream');
+    checkExpectedRevision(streamName, expected, stream.length === 0 ? null : BigInt(stream.length - 1));
     const ids = new Set<string>();
     for (const { id } of events) {
       if (this.log.byId.has(id) || ids.has(id)) throw new DuplicateEventIdError(id);

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { DuplicateEventIdError, WrongExpectedRevisionError } from '../event-store.errors';
+import { DuplicateEventIdError } from '../event-store.errors';
+import { checkExpectedRevision } from '../expected-revision';
 import type { AppendResult, EventToAppend, ExpectedRevision } from '../event-store.port';
 import type { EventRow } from './sqlite-schema';
 
@@ -27,13 +28,7 @@ export function appendToStream(statements: AppendStatements, { streamName, event
   if (statements.eventById.get(events[0].id)) return idempotentResult(statements, streamName, events);
 
   const current = statements.streamRevision.get(streamName)?.revision ?? null;
-  const actual = current === null ? 'no_stream' : current;
-  const ok =
-    expected === 'any' ||
-    (expected === 'no_stream' && current === null) ||
-    (expected === 'stream_exists' && current !== null) ||
-    (typeof expected === 'bigint' && current === expected);
-  if (!ok) throw new WrongExpectedRevisionError(streamName, expected, actual);
+  checkExpectedRevision(streamName, expected, current);
 
   let revision = current ?? -1n;
   let position = 0n;

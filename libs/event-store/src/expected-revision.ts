@@ -1,0 +1,13 @@
+import { WrongExpectedRevisionError } from './event-store.errors';
+import type { ExpectedRevision } from './event-store.port';
+
+/** Refuses an append whose expected revision does not hold for a stream now at `current` (null: the
+ * stream does not exist), as every adapter that checks it itself must. */
+export function checkExpectedRevision(streamName: string, expected: ExpectedRevision, current: bigint | null): void {
+  const ok =
+    expected === 'any' ||
+    (expected === 'no_stream' && current === null) ||
+    (expected === 'stream_exists' && current !== null) ||
+    (typeof expected === 'bigint' && current === expected);
+  if (!ok) throw new WrongExpectedRevisionError(streamName, expected, current ?? 'no_stream');
+}
