@@ -39,6 +39,8 @@ export class Follower {
   private snapshot?: SnapshotRef;
   private snapshotRecorded = true;
   private snapshotting = false;
+  /** An event is being applied: the model may already reflect it while `processed` does not yet. */
+  private applying = false;
   private eventsSinceSnapshot = 0;
   /** Events applied between the start and being caught up: what a start cost. */
   private replayed = 0;
@@ -68,7 +70,11 @@ export class Follower {
   async run(signal: AbortSignal): Promise<void> {
     const checkpoint = await this.resume(signal);
     let replay = new Replay();
-    const timer = setInterval(() => void this.checkpoint(), this.options.checkpointIntervalMs);
+    const timer = setInterval(() => {
+      void this.checkpoint();
+      // A notifier that went quiet still snapshots what it followed last (events trigger it otherwise).
+      if (this.live && !this.applying) this.maybeSnapshot();
+    }, this.options.checkpointIntervalMs);
     try {
       while (!signal.aborted) {
         try {
@@ -79,7 +85,12 @@ export class Follower {
           });
           for await (const message of subscription) {
             if (message.kind === 'event') {
-              await this.apply(message.event, checkpoint, replay);
+              this.applying = true;
+              try {
+                await this.apply(message.event, checkpoint, replay);
+              } finally {
+                this.applying = false;
+              }
               this.processed = message.event.position;
               this.eventsSinceSnapshot += 1;
               if (this.live) this.maybeSnapshot();
@@ -172,8 +183,9 @@ export class Follower {
       .then(async (ref) => {
         this.snapshot = ref;
         this.snapshotRecorded = false;
-        this.metrics.snapshots.inc();
         await this.checkpoint();
+        // Counted once a checkpoint names it, so that the metric says a restart would load it.
+        if (this.snapshotRecorded && this.snapshot === ref) this.metrics.snapshots.inc();
       })
       .catch((error: unknown) => {
         this.logger.warn('could not write a snapshot; will try again', { error });
