@@ -1,85 +1,60 @@
 import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-type Labels = Record<string, string>;
-
-const key = (labels: Labels) =>
-  Object.entries(labels)
-    .map(([k, v]) => `${k}="${v.replace(/["\\\n]/g, '_')}"`)
-    .join(',');
-
-/** A monotonically increasing count, optionally split by labels. */
-class Counter {
-  private readonly values = new Map<string, number>();
-  constructor(readonly name: string, readonly help: string) {}
-  inc(labels: Labels = {}, by = 1): void {
-    const k = key(labels);
-    this.values.set(k, (this.values.get(k) ?? 0) + by);
-  }
-  render(): string[] {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
-    if (this.values.size === 0) lines.push(`${this.name} 0`);
-    for (const [k, v] of this.values) lines.push(`${this.name}${k ? `{${k}}` : ''} ${v}`);
-    return lines;
-  }
+/** What the notifier knows only when asked: read at each scrape. */
+export interface NotifierGauges {
+  pending: number;
+  inFlight: number;
+  lagEvents: bigint;
+  ready: boolean;
+  replayedAtStart: number;
 }
 
-/** Attempt latency in seconds, with cumulative buckets as Prometheus expects. */
-class Histogram {
-  private readonly counts: number[];
-  private sum = 0;
-  private count = 0;
-  constructor(readonly name: string, readonly help: string, private readonly buckets: number[]) {
-    this.counts = buckets.map(() => 0);
-  }
-  observe(value: number): void {
-    this.sum += value;
-    this.count += 1;
-    this.buckets.forEach((le, i) => {
-      if (value <= le) this.counts[i] += 1;
-    });
-  }
-  render(): string[] {
-    return [
-      `# HELP ${this.name} ${this.help}`,
-      `# TYPE ${this.name} histogram`,
-      ...this.buckets.map((le, i) => `${this.name}_bucket{le="${le}"} ${this.counts[i]}`),
-      `${this.name}_bucket{le="+Inf"} ${this.count}`,
-      `${this.name}_sum ${this.sum}`,
-      `${this.name}_count ${this.count}`,
-    ];
-  }
-}
-
-/** The notifier's metrics in the Prometheus text format, served on NOTIFIER_PORT at /metrics. */
+/**
+ * The notifier's metrics in the Prometheus text format, served on NOTIFIER_PORT at /metrics: what
+ * it created, delivered, failed, dead-lettered and cancelled, attempt latency, snapshots, the state
+ * it is in, and the process's own (memory, event loop, GC) as the API serves them.
+ */
 @Injectable()
 export class NotifierMetrics {
-  readonly created = new Counter('notifier_notifications_created_total', 'Notifications created from recorded messages and acks.');
-  readonly items = new Counter('notifier_notified_items_total', 'Messages and acks carried by the notifications created (several per notification when batched).');
-  readonly delivered = new Counter('notifier_notifications_delivered_total', 'Notifications a receiver accepted with a 2xx answer.');
-  readonly failedAttempts = new Counter('notifier_attempts_failed_total', 'Delivery attempts that failed, by reason.');
-  readonly deadLettered = new Counter('notifier_notifications_dead_lettered_total', 'Notifications whose last attempt failed.');
-  readonly cancelled = new Counter('notifier_notifications_cancelled_total', 'Notifications cancelled because delivery was switched off or the instance expired.');
-  readonly snapshots = new Counter('notifier_snapshots_total', 'Snapshots of the notifier state written to the store.');
-  readonly latency = new Histogram('notifier_attempt_duration_seconds', 'Time from sending a request to its answer or failure.', [
-    0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15,
-  ]);
+  private readonly registry = new Registry();
+  private readonly counter = (name: string, help: string, labelNames: string[] = []) => new Counter({ name, help, labelNames, registers: [this.registry] });
+  readonly created = this.counter('notifier_notifications_created_total', 'Notifications created from recorded messages and acks.');
+  readonly items = this.counter('notifier_notified_items_total', 'Messages and acks carried by the notifications created (several per notification when batched).');
+  readonly delivered = this.counter('notifier_notifications_delivered_total', 'Notifications a receiver accepted with a 2xx answer.');
+  readonly failedAttempts = this.counter('notifier_attempts_failed_total', 'Delivery attempts that failed, by reason.', ['reason']);
+  readonly deadLettered = this.counter('notifier_notifications_dead_lettered_total', 'Notifications whose last attempt failed.');
+  readonly cancelled = this.counter('notifier_notifications_cancelled_total', 'Notifications cancelled because delivery was switched off or the instance expired.');
+  readonly snapshots = this.counter('notifier_snapshots_total', 'Snapshots of the notifier state written to the store and named by a checkpoint.');
+  readonly latency = new Histogram({
+    name: 'notifier_attempt_duration_seconds',
+    help: 'Time from sending a request to its answer or failure.',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+    registers: [this.registry],
+  });
+  private readonly gauges = {
+    pending: this.gauge('notifier_pending_notifications', 'Notifications waiting for an attempt (due or scheduled).'),
+    inFlight: this.gauge('notifier_requests_in_flight', 'Requests to receivers in flight now.'),
+    lagEvents: this.gauge('notifier_log_lag_events', 'Events between the log head and what the notifier has processed.'),
+    ready: this.gauge('notifier_ready', '1 once the notifier has caught up with the log after start.'),
+    replayedAtStart: this.gauge('notifier_start_replayed_events', 'Events the start replayed after the snapshot it loaded (the whole log when there was none).'),
+  };
 
-  render(gauges: { pending: number; inFlight: number; lagEvents: bigint; ready: boolean; replayedAtStart: number }): string {
-    const gauge = (name: string, help: string, value: number | bigint) => [`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name} ${value}`];
-    return `${[
-      ...this.created.render(),
-      ...this.items.render(),
-      ...this.delivered.render(),
-      ...this.failedAttempts.render(),
-      ...this.deadLettered.render(),
-      ...this.cancelled.render(),
-      ...this.snapshots.render(),
-      ...this.latency.render(),
-      ...gauge('notifier_pending_notifications', 'Notifications waiting for an attempt (due or scheduled).', gauges.pending),
-      ...gauge('notifier_requests_in_flight', 'Requests to receivers in flight now.', gauges.inFlight),
-      ...gauge('notifier_log_lag_events', 'Events between the log head and what the notifier has processed.', gauges.lagEvents),
-      ...gauge('notifier_ready', '1 once the notifier has caught up with the log after start.', gauges.ready ? 1 : 0),
-      ...gauge('notifier_start_replayed_events', 'Events the start replayed after the snapshot it loaded (the whole log when there was none).', gauges.replayedAtStart),
-    ].join('\n')}\n`;
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The text of a scrape, with the gauges as given now. */
+  render(now: NotifierGauges): Promise<string> {
+    this.gauges.pending.set(now.pending);
+    this.gauges.inFlight.set(now.inFlight);
+    this.gauges.lagEvents.set(Number(now.lagEvents));
+    this.gauges.ready.set(now.ready ? 1 : 0);
+    this.gauges.replayedAtStart.set(now.replayedAtStart);
+    return this.registry.metrics();
+  }
+
+  private gauge(name: string, help: string): Gauge {
+    return new Gauge({ name, help, registers: [this.registry] });
   }
 }
