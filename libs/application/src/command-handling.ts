@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fold, type Decider, type DomainEvent } from '@gw/domain-core';
 import { WrongExpectedRevisionError, type AppendResult, type EventStore } from '@gw/event-store';
-import { newEventId } from './secrets';
+import { newEventId } from './ids';
 
 /** A command kept meeting a concurrent change after every retry (the API answers 0012). */
 export class ConflictRetriesExhausted extends Error {

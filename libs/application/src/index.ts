@@ -3,3 +3,4 @@ export * from './register-account';
 export * from './secrets';
 export * from './secret-box';
 export * from './record-inbound';
+export * from './ids';

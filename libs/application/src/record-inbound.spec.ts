@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteEventStore } from '@gw/event-store';
-import { nameBasedId, recordAck, recordMessage, UnknownInstance } from './record-inbound';
+import { nameBasedId } from './ids';
+import { recordAck, recordMessage, UnknownInstance } from './record-inbound';
 
 describe('recording inbound traffic', () => {
   let dir: string;

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { inboxIdentity, inboxStreamName, type Ack, type InboxEvent, type Message } from '@gw/domain-inbox';
 import { instanceStreamName } from '@gw/domain-instances';
 import type { AppendResult, EventStore } from '@gw/event-store';
+import { nameBasedId } from './ids';
 
 /** The instance named by an inbound event does not exist. */
 export class UnknownInstance extends Error {
@@ -9,18 +9,6 @@ export class UnknownInstance extends Error {
     super(`no instance ${instanceId}`);
     this.name = 'UnknownInstance';
   }
-}
-
-/**
- * A UUID derived from a name (SHA-256, version and variant bits set as for name-based UUIDs), so
- * that recording the same thing twice appends the same event id, which the store keeps once.
- */
-export function nameBasedId(name: string): string {
-  const bytes = createHash('sha256').update(name, 'utf8').digest().subarray(0, 16);
-  bytes[6] = (bytes[6] & 0x0f) | 0x50;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 async function record(store: EventStore, event: InboxEvent): Promise<AppendResult> {

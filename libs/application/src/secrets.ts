@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A new secret with 192 bits of entropy; the prefix lets secret scanners recognise it. */
 export function newSecret(prefix: 'gwk' | 'gwt'): string {
@@ -21,15 +21,6 @@ export function secretMatches(presented: string, storedHash: string | undefined)
   const usable = storedHash !== undefined && Buffer.byteLength(storedHash) === actual.length;
   const equal = timingSafeEqual(actual, Buffer.from(usable ? storedHash : NO_HASH));
   return equal && usable;
-}
-
-/** A new instance id: 24 lowercase hex characters (96 random bits), safe in URLs and paths. */
-export function newInstanceId(): string {
-  return randomBytes(12).toString('hex');
-}
-
-export function newEventId(): string {
-  return randomUUID();
 }
 
 /** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */

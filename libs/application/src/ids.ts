@@ -1,0 +1,23 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+
+/** A new instance id: 24 lowercase hex characters (96 random bits), safe in URLs and paths. */
+export function newInstanceId(): string {
+  return randomBytes(12).toString('hex');
+}
+
+/** A new event id: a random UUID. */
+export function newEventId(): string {
+  return randomUUID();
+}
+
+/**
+ * A UUID derived from a name (SHA-256, version and variant bits set as for name-based UUIDs), so
+ * that recording the same thing twice appends the same event id, which the store keeps once.
+ */
+export function nameBasedId(name: string): string {
+  const bytes = createHash('sha256').update(name, 'utf8').digest().subarray(0, 16);
+  bytes[6] = (bytes[6] & 0x0f) | 0x50;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
