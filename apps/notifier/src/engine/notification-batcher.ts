@@ -134,14 +134,16 @@ export class NotificationBatcher {
     this.options.onCreated(instanceId);
   }
 
-  /** How many items from the head of a queue make its next notification. */
+  /** How many items from the head of a queue make its next notification: the first batch that
+   * `batchNotifiable` makes of the leading items that may share one. */
   private headCount(queue: readonly Waiting[]): number {
     if (!queue[0].batchable) return 1;
-    const isMessage = (w: Waiting) => 'message' in w.item;
-    const kind = isMessage(queue[0]);
-    let count = 1;
-    while (count < queue.length && count < this.options.batchMax && queue[count].batchable && isMessage(queue[count]) === kind) count++;
-    return count;
+    const leading: NotifiableItem[] = [];
+    for (const w of queue) {
+      if (!w.batchable || leading.length === this.options.batchMax) break;
+      leading.push(w.item);
+    }
+    return batchNotifiable(leading, this.options.batchMax)[0].sourceEventIds.length;
   }
 
   /** Batchable runs share notifications; anything else goes alone, all in record order. */
