@@ -1,8 +1,8 @@
-// `npm run docs:errors`: rewrites the README's error table from the code's table.
+// `npm run docs:errors`: rewrites the error table of docs/api.md (section 3) from the code's table.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withErrorTable } from './error-table';
+import { ERROR_TABLE_DOC, withErrorTable } from './error-table';
 
-const readmePath = join(__dirname, '../../../README.md');
-writeFileSync(readmePath, withErrorTable(readFileSync(readmePath, 'utf8')));
-process.stdout.write('README.md error table updated\n');
+const docPath = join(__dirname, '../../..', ERROR_TABLE_DOC);
+writeFileSync(docPath, withErrorTable(readFileSync(docPath, 'utf8')));
+process.stdout.write(`${ERROR_TABLE_DOC} error table updated\n`);

@@ -58,4 +58,23 @@ describe('layering is enforced by lint', () => {
     const messages = lint('apps/api/src/__fixtures__/store-client-in-app.fixture.ts');
     expect(messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries').map((m) => m.line)).toEqual([3]);
   });
+
+  const restrictedLines = (file: string, rule: string) => lint(file).filter((m) => m.ruleId === rule).map((m) => m.line);
+
+  it('refuses an event-store adapter chosen anywhere in an app but its main.ts, and lets the port through', () => {
+    expect(restrictedLines('apps/api/src/__fixtures__/store-adapter-in-app.fixture.ts', '@typescript-eslint/no-restricted-imports')).toEqual([6, 7, 8, 9]);
+  });
+
+  it('keeps store clients and adapters out of the event-store port, so that importing it loads neither', () => {
+    expect(restrictedLines('libs/event-store/src/__fixtures__/adapter-in-port.fixture.ts', 'no-restricted-imports')).toEqual([6, 7, 8, 9, 10]);
+  });
+
+  it('refuses an eager import of the EventStoreDB adapter in open, and lets its type through', () => {
+    expect(restrictedLines('libs/event-store/src/open/__fixtures__/eager-esdb.fixture.ts', '@typescript-eslint/no-restricted-imports')).toEqual([5]);
+  });
+
+  it('keeps storage out of the read models and their queries, outside their SQLite implementation', () => {
+    const messages = lint('libs/projections/src/__fixtures__/storage-in-read-model.fixture.ts');
+    expect(messages.filter((m) => m.ruleId?.endsWith('no-restricted-imports')).map((m) => m.line)).toEqual([5, 6]);
+  });
 });

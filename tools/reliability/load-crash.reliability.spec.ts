@@ -8,7 +8,7 @@ import { findSecrets } from './support/secret-scan';
  * 2,000 mixed operations at concurrency 32 against the API on the embedded store, which is killed
  * with SIGKILL and restarted (on the same ports and data) twice meanwhile. Clients retry nothing: a
  * request that gets no answer in a kill window is recorded as such. Afterwards, everything that was
- * acknowledged must be there (CONTRACT 4.7), nothing answered 5xx, every refusal is an envelope.
+ * acknowledged must be there (docs/api.md 4.7), nothing answered 5xx, every refusal is an envelope.
  */
 
 const OPERATIONS = 2000;

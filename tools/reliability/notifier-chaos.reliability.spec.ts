@@ -5,7 +5,7 @@ import { checkNotifications, type RecordedItem } from './support/notification-ch
 import { findSecrets } from './support/secret-scan';
 
 /**
- * CONTRACT section 6 under chaos: a receiver that mixes 200s, 5xx, redirects, timeouts, resets and
+ * docs/api.md section 6 under chaos: a receiver that mixes 200s, 5xx, redirects, timeouts, resets and
  * slow answers, while the notifier is killed with SIGKILL three times during 5,000 messages and acks
  * over 50 instances. Notifications batch what an instance records while its previous one is in
  * flight, so there are fewer notifications than items. Every item must travel in exactly one

@@ -9,7 +9,7 @@ import { checkNotifications, type RecordedItem } from './support/notification-ch
 import { findSecrets, type Secret } from './support/secret-scan';
 
 /**
- * CONTRACT section 5: no API key, instance token or signing secret appears in clear in a log line,
+ * docs/api.md section 5: no API key, instance token or signing secret appears in clear in a log line,
  * the event log, a read model or an error message. A run with both processes sends the secrets
  * everywhere a client might put them (query, JSON, form, repeated, oddly encoded names, malformed
  * and oversized bodies, refused and unroutable requests), delivers signed notifications with
@@ -134,7 +134,7 @@ describe('no secret in clear after a hostile run of the API and the notifier', (
     outputs['notifier output (1st process)'] = notifier.output;
     notifier = await NotifierProcess.start(api.dataDir, notifierEnv);
     await ingestMessages(21, MESSAGES_PER_INSTANCE);
-    // Notifications may batch several messages (CONTRACT section 6): count the messages they carried.
+    // Notifications may batch several messages (docs/api.md section 6): count the messages they carried.
     await until('every message delivered', () => receiver.deliveredItems >= instances.length * MESSAGES_PER_INSTANCE, 60_000);
     await sleep(500);
   });

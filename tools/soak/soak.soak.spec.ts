@@ -10,7 +10,7 @@ import { renderFigures } from './support/report';
  * and notifier as real processes on the embedded store. It fails when heap after GC or RSS keeps
  * growing (last minute against first), when an acknowledged write is not shown at the end, when an
  * accepted message or ack is not delivered, travels in two notifications or out of order (batches
- * of CONTRACT section 6 included), when an instance's sequences have a gap, on any 5xx, and on any
+ * of docs/api.md section 6 included), when an instance's sequences have a gap, on any 5xx, and on any
  * unhandled rejection, uncaught exception or error-level log line in either process.
  */
 

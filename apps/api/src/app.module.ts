@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { SecretBox } from '@gw/application';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { AppConfig } from '@gw/config';
+import { configModule, NestLoggingModule } from '@gw/nest-app';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import { AccountAuthenticator } from './accounts/account-authenticator';
@@ -12,12 +13,13 @@ import { ListInstancesHandler } from './instances/list-instances/list-instances.
 import { RenewInstanceHandler } from './instances/renew-instance/renew-instance.handler';
 import { RecordInboundHandler } from './ingest/record-inbound.handler';
 import { ApiMetrics } from './metrics/api-metrics';
+import { StoreMetrics } from './metrics/store-metrics';
 import { RateLimits } from './rate-limits/rate-limits';
 import { ReadModelsService } from './read-models/read-models.service';
 import { GetWebhookLogsHandler } from './webhooks/get-webhook-logs/get-webhook-logs.handler';
 import { Clock } from './shared/clock';
 import { CommandRunner } from './shared/command-runner';
-import { APP_CONFIG, EVENT_STORE, LOGGER } from './shared/tokens';
+import { EVENT_STORE, LOGGER } from './shared/tokens';
 import { ChangeWebhookHandler } from './webhooks/change-webhook/change-webhook.handler';
 import { GetWebhookStatusHandler } from './webhooks/get-webhook-status/get-webhook-status.handler';
 import { InstanceAuthenticator } from './webhooks/instance-authenticator';
@@ -32,19 +34,25 @@ const QueryHandlers = [ListInstancesHandler, GetWebhookStatusHandler, GetWebhook
  * store can serve other modules of the process. */
 @Module({})
 export class AppModule {
-  static register(deps: { config: AppConfig; store: EventStore; logger: Logger }): DynamicModule {
+  static register(deps: { config: AppConfig; store: EventStore; logger: Logger; storeMetrics?: StoreMetrics }): DynamicModule {
     return {
       module: AppModule,
-      imports: [CqrsModule.forRoot()],
+      imports: [
+        CqrsModule.forRoot(),
+        configModule(deps.config),
+        // Nest's own messages go through the pino instance behind the app's logger (NestLogger, main.ts).
+        NestLoggingModule.forLogger(deps.logger),
+      ],
       providers: [
-        { provide: APP_CONFIG, useValue: deps.config },
         { provide: EVENT_STORE, useValue: deps.store },
         { provide: LOGGER, useValue: deps.logger },
-        { provide: SecretBox, useValue: new SecretBox(deps.config.secretsKey) },
+        { provide: SecretBox, useValue: new SecretBox(deps.config.secrets.secretsKey) },
         RateLimits,
         FailureAnswers,
         Dispatcher,
         ApiMetrics,
+        // Made with the store (main.ts), which reports its appends and group commits to it.
+        { provide: StoreMetrics, useValue: deps.storeMetrics ?? new StoreMetrics() },
         Clock,
         CommandRunner,
         ReadModelsService,

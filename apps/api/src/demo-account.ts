@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { registerAccount } from '@gw/application';
-import type { AppConfig } from '@gw/config';
+import type { StoreConfig } from '@gw/config';
 import { AccountAlreadyExists } from '@gw/domain-accounts';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
@@ -12,7 +12,7 @@ export const DEMO_EMAIL = 'demo@example.com';
  * Development only: creates a demo account on first start. Its API key goes to a file readable by
  * the owner only; the terminal is told where, so the key itself never reaches any log.
  */
-export async function ensureDemoAccount(config: AppConfig, store: EventStore, logger: Logger): Promise<void> {
+export async function ensureDemoAccount(config: StoreConfig, store: EventStore, logger: Logger): Promise<void> {
   const file = join(config.dataDir, 'demo-account.json');
   if (existsSync(file)) return;
   try {

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { useContainer } from 'class-validator';
 import { loadConfigOrExit } from '@gw/config';
 import { startOrExit, stopGracefullyOnSignal } from '@gw/process';
-import { openEventStore } from '@gw/event-store';
+import { openEventStore } from '@gw/event-store/open';
 import { createLogger } from '@gw/logging';
 import { AppModule } from './app.module';
 import { ensureDemoAccount } from './demo-account';
@@ -11,39 +11,51 @@ import { bearerAuthorizer } from './http/bearer-authorizer';
 import { Dispatcher } from './http/dispatcher';
 import { closeListeners } from '@gw/http-listener';
 import { listenOnHosts } from './http/http-listeners';
+import { StoreMetrics } from './metrics/store-metrics';
 import { RateLimits } from './rate-limits/rate-limits';
 import { ReadModelsService } from './read-models/read-models.service';
-import { NestJsonLogger } from './shared/nest-logger';
+import { NestLogger } from '@gw/nest-app';
 import { WebhookUrlFormConstraint } from './webhooks/webhook-url-form.constraint';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const logger = createLogger(config.logLevel, { app: 'api' });
-  const store = openEventStore(config.eventStore, {
-    lockTimeoutMs: config.storeLockTimeoutMs,
-    onWarning: (message, fields) => logger.warn(message, fields),
-  });
+  const logger = createLogger(config.log.level, { app: 'api' });
+  // Appends timed, and the embedded store's group commits observed, for /metrics: the adapter
+  // itself knows nothing of prom-client.
+  const storeMetrics = new StoreMetrics();
+  const store = storeMetrics.measure(
+    openEventStore(config.store.eventStore, {
+      lockTimeoutMs: config.store.lockTimeoutMs,
+      onWarning: (message, fields) => logger.warn(message, fields),
+      onGroupCommitted: storeMetrics.groupCommitted,
+    }),
+  );
   // An application context, not an HTTP app: the project's own transport routes each request once
   // and hands it to the dispatcher, which runs the handler resolved from this container.
-  const app = await NestFactory.createApplicationContext(AppModule.register({ config, store, logger }), {
+  const app = await NestFactory.createApplicationContext(AppModule.register({ config, store, logger, storeMetrics }), {
     abortOnError: false,
-    logger: new NestJsonLogger(logger),
+    // Nest's messages wait for NestLogger, which writes them through the app's pino instance. They are
+    // not printed if the start fails: startOrExit logs the error, and Nest's own format is not JSON.
+    bufferLogs: true,
+    autoFlushLogs: false,
   });
+  app.useLogger(app.get(NestLogger));
+  app.flushLogs();
   // class-validator builds its rule classes itself; only the webhook-URL rule needs Nest's container.
   const constraint = app.get(WebhookUrlFormConstraint);
   useContainer({ get: (cls: unknown) => (cls === WebhookUrlFormConstraint ? constraint : undefined) }, { fallback: true });
   await app.init();
   await app.get(ReadModelsService).start();
-  if (config.demoAccount) await ensureDemoAccount(config, store, logger);
+  if (config.demoAccount) await ensureDemoAccount(config.store, store, logger);
 
   const limits = app.get(RateLimits);
   const bySource = { sourceWait: (source: string) => limits.sourceWait(source), failed: (source: string) => limits.failed(source) };
   const listeners = await listenOnHosts(
     [
-      { host: 'account', port: config.accountPort, address: config.host, options: bySource },
-      { host: 'instance', port: config.apiPort, address: config.host, options: bySource },
-      // Never exposed by accident: the internal host binds INTERNAL_HOST (CONTRACT section 1).
-      { host: 'internal', port: config.internalPort, address: config.internalHost, options: { ...bySource, authorize: bearerAuthorizer(config.internalToken) } },
+      { host: 'account', port: config.http.accountPort, address: config.http.host, options: bySource },
+      { host: 'instance', port: config.http.apiPort, address: config.http.host, options: bySource },
+      // Never exposed by accident: the internal host binds INTERNAL_HOST (docs/api.md section 1).
+      { host: 'internal', port: config.http.internalPort, address: config.http.internalHost, options: { ...bySource, authorize: bearerAuthorizer(config.secrets.internalToken) } },
     ],
     app.get(Dispatcher),
     logger,
@@ -51,7 +63,7 @@ async function main(): Promise<void> {
   logger.info('ready', { ports: Object.fromEntries(listeners.map((l) => [l.name, l.port])), mode: config.mode });
 
   stopGracefullyOnSignal(logger, async () => {
-    await closeListeners(listeners, config.shutdownGraceMs);
+    await closeListeners(listeners, config.http.shutdownGraceMs);
     await app.close();
     await store.close();
   });

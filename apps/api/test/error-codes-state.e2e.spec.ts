@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ApiProcess, expectFailure, expectSuccess, malformedAnswers, recordingHttp, startWithExpiredInstance, DAY_MS, type ExpiredInstanceSetup } from '@gw/testing';
 import { refused, setUp, type Instance } from './support/error-codes';
 
-/** The error codes of CONTRACT section 3 that a body, the store or time cause (0007, 0009, 0011,
+/** The error codes of docs/api.md section 3 that a body, the store or time cause (0007, 0009, 0011,
  * 0012), the way a real client would; error-codes.e2e covers the others but 0010 and 0014. */
 
 const http = recordingHttp();

@@ -1,7 +1,7 @@
 import { ApiProcess, createAccount, expectFailure, expectSuccess, type Answer, malformedAnswers, recordingHttp } from '@gw/testing';
 import { refused, setUp, type Account, type Instance } from './support/error-codes';
 
-/** The error codes of CONTRACT section 3 that a request's form and credentials cause (0001 to 0006,
+/** The error codes of docs/api.md section 3 that a request's form and credentials cause (0001 to 0006,
  * 0008, 0013), the way a real client would; error-codes-state.e2e covers 0007, 0009, 0011 and 0012. */
 
 const http = recordingHttp();

@@ -1,7 +1,7 @@
 import { ApiProcess, createAccount } from '@gw/testing';
 import { expectFailure, expectSuccess, get, postForm, postJson, request, type Answer } from '@gw/testing';
 
-/** CONTRACT section 4 (except 4.8), end to end through the built API, with the default catalogue. */
+/** docs/api.md section 4 (except 4.8), end to end through the built API, with the default catalogue. */
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DAY_MS = 86_400_000;
@@ -18,7 +18,7 @@ function expectKeys(body: Record<string, unknown>, keys: string[]): void {
   if (signingSecret !== undefined) expect(signingSecret).toMatch(/^whsec_/);
 }
 
-describe('operations (CONTRACT section 4)', () => {
+describe('operations (docs/api.md section 4)', () => {
   let api: ApiProcess;
   let accountSeq = 0;
   beforeAll(async () => {

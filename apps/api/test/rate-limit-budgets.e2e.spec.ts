@@ -1,6 +1,6 @@
 import { ApiProcess, createAccount, expectFailure, expectSuccess, expectThrottled, fromAddress, get, postJson, request } from '@gw/testing';
 
-// Security review findings 1, 2, 5 and 9 (CONTRACT section 2): budgets keyed only on values that
+// Security review findings 1, 2, 5 and 9 (docs/api.md section 2): budgets keyed only on values that
 // passed the form rules, spent only by whoever authenticated, and per source for everything else.
 // Each client below is a distinct loopback source address.
 const INTERNAL_TOKEN = 'budgets-spec-internal-token-0123456789';

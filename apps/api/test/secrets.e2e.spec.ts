@@ -4,7 +4,7 @@ import { ApiProcess, createAccount } from '@gw/testing';
 import { expectFailure, expectSuccess, get, postForm, postJson, request, type Answer } from '@gw/testing';
 
 /**
- * CONTRACT sections 5 and 6: API keys and instance tokens are stored only as hashes, signing secrets
+ * docs/api.md sections 5 and 6: API keys and instance tokens are stored only as hashes, signing secrets
  * only encrypted; no secret appears in
  * clear in the event log, a read model, a log line or an error message, and request logs redact
  * `token` and `apikey` query parameters. A realistic run sends the secrets in query strings, in
@@ -28,7 +28,7 @@ function secretsInFiles(dir: string, secrets: string[]): string[] {
   );
 }
 
-describe('secrets (CONTRACT section 5)', () => {
+describe('secrets (docs/api.md section 5)', () => {
   let api: ApiProcess;
   const secrets: string[] = [];
   /** Signing secrets are shown to the instance's owner on purpose, but stored only encrypted. */

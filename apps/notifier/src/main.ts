@@ -3,10 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import type { RequestListener } from 'node:http';
 import { loadConfigOrExit, type AppConfig } from '@gw/config';
 import { startOrExit, stopGracefullyOnSignal } from '@gw/process';
-import { openEventStore } from '@gw/event-store';
+import { openEventStore } from '@gw/event-store/open';
 import { Codes, failureEnvelope } from '@gw/contract';
 import { closeListeners, routeIn, sendJson, startListener, type Listener, type RouteTable } from '@gw/http-listener';
 import { createLogger, type Logger } from '@gw/logging';
+import { NestLogger } from '@gw/nest-app';
 import { NotifierModule } from './notifier.module';
 import { NotifierService } from './notifier.service';
 
@@ -42,22 +43,27 @@ function serveStatus(config: AppConfig, notifier: NotifierService, logger: Logge
       },
     );
   };
-  return startListener({ name: 'notifier', port: config.notifierPort, address: config.internalHost, routes: STATUS_ROUTES, handler }, logger);
+  return startListener({ name: 'notifier', port: config.http.notifierPort, address: config.http.internalHost, routes: STATUS_ROUTES, handler }, logger);
 }
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const logger = createLogger(config.logLevel, { app: 'notifier', partition: `${config.notifierPartition}/${config.notifierPartitions}` });
-  const store = openEventStore(config.eventStore, {
-    lockTimeoutMs: config.storeLockTimeoutMs,
+  const logger = createLogger(config.log.level, { app: 'notifier', partition: `${config.notifier.partition}/${config.notifier.partitions}` });
+  const store = openEventStore(config.store.eventStore, {
+    lockTimeoutMs: config.store.lockTimeoutMs,
     // Outcomes of attempts that end in one turn, and the notifications of every instance with traffic
     // waiting, share one commit (one fsync): the default group window, a turn of the event loop.
     onWarning: (message, fields) => logger.warn(message, fields),
   });
   const app = await NestFactory.createApplicationContext(NotifierModule.register({ config, store, logger }), {
-    logger: false,
     abortOnError: false,
+    // Nest's messages wait for NestLogger, which writes them through the app's pino instance. They are
+    // not printed if the start fails: startOrExit logs the error, and Nest's own format is not JSON.
+    bufferLogs: true,
+    autoFlushLogs: false,
   });
+  app.useLogger(app.get(NestLogger));
+  app.flushLogs();
   const notifier = app.get(NotifierService);
   let ready = false;
   const status = await serveStatus(config, notifier, logger, () => ready);
@@ -66,7 +72,7 @@ async function main(): Promise<void> {
   logger.info('ready', { ports: { notifier: status.port } });
 
   stopGracefullyOnSignal(logger, async () => {
-    await notifier.stop(config.shutdownGraceMs);
+    await notifier.stop(config.http.shutdownGraceMs);
     await closeListeners([status], 0);
     await app.close();
     await store.close();

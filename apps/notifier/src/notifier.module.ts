@@ -1,12 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { SecretBox } from '@gw/application';
 import type { AppConfig } from '@gw/config';
+import { configModule, NestLoggingModule } from '@gw/nest-app';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import { WebhookSender } from './delivery/webhook-sender';
 import { NotifierMetrics } from './metrics/metrics';
 import { NotifierService } from './notifier.service';
-import { APP_CONFIG, EVENT_STORE, LOGGER } from './tokens';
+import { EVENT_STORE, LOGGER } from './tokens';
 
 /** The notifier as a NestJS standalone application (no HTTP framework; /metrics is a bare server). */
 @Module({})
@@ -14,11 +15,15 @@ export class NotifierModule {
   static register(deps: { config: AppConfig; store: EventStore; logger: Logger }): DynamicModule {
     return {
       module: NotifierModule,
+      imports: [
+        configModule(deps.config),
+        // Nest's own messages go through the pino instance behind the app's logger (NestLogger, main.ts).
+        NestLoggingModule.forLogger(deps.logger),
+      ],
       providers: [
-        { provide: APP_CONFIG, useValue: deps.config },
         { provide: EVENT_STORE, useValue: deps.store },
         { provide: LOGGER, useValue: deps.logger },
-        { provide: SecretBox, useValue: new SecretBox(deps.config.secretsKey) },
+        { provide: SecretBox, useValue: new SecretBox(deps.config.secrets.secretsKey) },
         NotifierMetrics,
         WebhookSender,
         NotifierService,

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SecretBox } from '@gw/application';
-import type { AppConfig } from '@gw/config';
+import type { NotifierConfig, StoreConfig, WebhooksConfig } from '@gw/config';
+import { InjectConfig } from '@gw/nest-app';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import { WebhookSender } from './delivery/webhook-sender';
@@ -10,7 +11,7 @@ import { NotificationBatcher } from './engine/notification-batcher';
 import { NotificationWriter } from './engine/notification-writer';
 import { NotifierModel } from './engine/notifier-model';
 import { NotifierMetrics } from './metrics/metrics';
-import { APP_CONFIG, EVENT_STORE, LOGGER } from './tokens';
+import { EVENT_STORE, LOGGER } from './tokens';
 
 /** The notifier: follows the log, creates notifications, delivers them, records every outcome. */
 @Injectable()
@@ -22,31 +23,33 @@ export class NotifierService {
   private running?: Promise<void>;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('notifier') notifier: NotifierConfig,
+    @InjectConfig('webhooks') webhooks: WebhooksConfig,
+    @InjectConfig('store') storeConfig: StoreConfig,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly metrics: NotifierMetrics,
     sender: WebhookSender,
     secrets: SecretBox,
   ) {
-    this.model = new NotifierModel(config.notifierPartitions, config.notifierPartition);
+    this.model = new NotifierModel(notifier.partitions, notifier.partition);
     const writer = new NotificationWriter(store, this.model, logger, this.controller.signal);
     const batcher = new NotificationBatcher(writer, metrics, logger, {
-      batchMax: config.notificationBatchMax,
+      batchMax: notifier.batchMax,
       sending: (instanceId) => this.dispatcher.isSending(instanceId) || this.model.hasFreshNotification(instanceId),
       onCreated: () => this.dispatcher.wake(),
     });
     this.dispatcher = new Dispatcher(this.model, writer, sender, secrets, store, {
-      concurrency: config.notifierConcurrency,
-      retryScheduleSeconds: config.retryScheduleSeconds,
-      conflictRetries: config.conflictRetries,
+      concurrency: notifier.concurrency,
+      retryScheduleSeconds: webhooks.retryScheduleSeconds,
+      conflictRetries: storeConfig.conflictRetries,
       onAttemptEnded: (instanceId) => batcher.release(instanceId),
     }, metrics, logger);
     this.follower = new Follower(store, this.model, writer, batcher, metrics, logger, {
-      partition: config.notifierPartition,
-      partitions: config.notifierPartitions,
-      checkpointIntervalMs: config.notifierCheckpointIntervalMs,
-      snapshotEvery: config.notifierSnapshotEvery,
+      partition: notifier.partition,
+      partitions: notifier.partitions,
+      checkpointIntervalMs: notifier.checkpointIntervalMs,
+      snapshotEvery: notifier.snapshotEvery,
       onChange: () => this.dispatcher.wake(),
     });
   }

@@ -1,7 +1,7 @@
 import { WebhookReceiver, type ReceivedRequest } from '@gw/testing';
 import { LOCAL_TARGETS, sleep, Stack, total, until } from './support/stack';
 
-/** CONTRACT section 6, batching and "no recorded notification is lost by a crash": traffic that waits
+/** docs/api.md section 6, batching and "no recorded notification is lost by a crash": traffic that waits
  * for its instance's attempt in flight exists only in the log until its notification is made, so the
  * notifier's checkpoint must stay before it. */
 

@@ -1,7 +1,7 @@
 import { DAY_MS, request, shiftedClock, WebhookReceiver, type ReceivedRequest } from '@gw/testing';
 import { LOCAL_TARGETS, sleep, Stack, total, until, type Instance } from './support/stack';
 
-/** CONTRACT section 6, "Delivery is at least once: no recorded notification is lost by a crash or
+/** docs/api.md section 6, "Delivery is at least once: no recorded notification is lost by a crash or
  * restart": the notifier is killed with SIGKILL in the middle of a stream and started again. */
 
 const INSTANCES = 10;

@@ -1,14 +1,9 @@
 import { expectFailure, expectSuccess, WebhookReceiver } from '@gw/testing';
-import { LOCAL_TARGETS, sleep, Stack, until, type Instance } from './support/stack';
+import { loggedAttempts } from './support/delivery-fixtures';
+import { LOCAL_TARGETS, sleep, Stack, until } from './support/stack';
 
-/** CONTRACT section 6: one slow receiver holds back only its own instance; webhook targets that are
+/** docs/api.md section 6: one slow receiver holds back only its own instance; webhook targets that are
  * not publicly routable (or plain http) are refused at registration and again at connect time. */
-
-const loggedAttempts = (stack: Stack, instance: Instance, n: number) =>
-  until(`${n} logged attempts`, async () => {
-    const attempts = await stack.logs(instance);
-    return attempts.length >= n && attempts;
-  }, 10_000, 100);
 
 describe('a slow receiver', () => {
   let stack: Stack;

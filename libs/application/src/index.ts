@@ -1,4 +1,5 @@
-export * from './command-handling';
+export * from './command-handler';
+export * from './streams';
 export * from './register-account';
 export * from './secrets';
 export * from './secret-box';

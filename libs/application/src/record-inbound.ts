@@ -1,7 +1,8 @@
-import { inboxIdentity, inboxStreamName, type Ack, type InboxEvent, type Message } from '@gw/domain-inbox';
+import { type Ack, type InboxEvent, inboxStreamName, type Message } from '@gw/domain-inbox';
 import { instanceStreamName } from '@gw/domain-instances';
 import type { AppendResult, EventStore } from '@gw/event-store';
-import { nameBasedId } from './ids';
+import { handleCommand } from './command-handler';
+import { inboxStream } from './streams';
 
 /** The instance named by an inbound event does not exist. */
 export class UnknownInstance extends Error {
@@ -13,9 +14,20 @@ export class UnknownInstance extends Error {
 
 async function record(store: EventStore, event: InboxEvent): Promise<AppendResult> {
   const { instanceId } = event.data;
-  // Whether the instance exists is all that is asked here: one row, not its whole history.
-  if ((await store.readLastEvent(instanceStreamName(instanceId))) === undefined) throw new UnknownInstance(instanceId);
-  return store.append(inboxStreamName(instanceId), [{ id: nameBasedId(inboxIdentity(event)), type: event.type, data: event.data }], 'any');
+  const { written } = await handleCommand(
+    store,
+    inboxStreamName(instanceId),
+    inboxStream,
+    async () => {
+      // Whether the instance exists is all that is asked here: one row, not its whole history.
+      if ((await store.readLastEvent(instanceStreamName(instanceId))) === undefined) throw new UnknownInstance(instanceId);
+      return [event];
+    },
+    { appendOnly: true },
+  );
+  // An append-only command that decided an event always writes it.
+  if (!written) throw new Error(`recording on ${inboxStreamName(instanceId)} wrote nothing`);
+  return written;
 }
 
 /**

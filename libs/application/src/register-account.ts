@@ -1,6 +1,7 @@
 import { accountDecider, accountStreamName, normalizeEmail } from '@gw/domain-accounts';
 import type { EventStore } from '@gw/event-store';
-import { handleCommand } from './command-handling';
+import { handleCommand } from './command-handler';
+import { accountStream } from './streams';
 import { hashSecret, newSecret } from './secrets';
 
 /**
@@ -9,14 +10,11 @@ import { hashSecret, newSecret } from './secrets';
  */
 export async function registerAccount(store: EventStore, email: string, now: string): Promise<{ email: string; apikey: string }> {
   const apikey = newSecret('gwk');
-  await handleCommand(
-    store,
-    accountStreamName(email),
-    accountDecider,
-    () => ({ type: 'RegisterAccount' as const, data: { email, apiKeyHash: hashSecret(apikey), now } }),
+  const command = { type: 'RegisterAccount' as const, data: { email, apiKeyHash: hashSecret(apikey), now } };
+  await handleCommand(store, accountStreamName(email), accountStream, (state) => accountDecider.decide(command, state), {
     // A concurrent registration of the same address loses the race; one reload then reports it
     // as already existing rather than as a conflict.
-    1,
-  );
+    conflictRetries: 1,
+  });
   return { email: normalizeEmail(email), apikey };
 }

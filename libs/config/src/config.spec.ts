@@ -38,15 +38,14 @@ describe('loadConfig', () => {
       const config = loadConfig({}, cwd);
       expect(config).toMatchObject({
         mode: 'development',
-        host: '0.0.0.0',
-        accountPort: 8080,
-        apiPort: 8081,
-        dataDir: join(cwd, 'data'),
-        eventStore: { kind: 'embedded', file: join(cwd, 'data', 'events.sqlite') },
-        readModelFile: join(cwd, 'data', 'read-models.sqlite'),
-        logLevel: 'info',
-        allowPrivateWebhookTargets: false,
-        allowHttpWebhooks: false,
+        http: { host: '0.0.0.0', accountPort: 8080, apiPort: 8081 },
+        store: {
+          dataDir: join(cwd, 'data'),
+          eventStore: { kind: 'embedded', file: join(cwd, 'data', 'events.sqlite') },
+          readModelFile: join(cwd, 'data', 'read-models.sqlite'),
+        },
+        log: { level: 'info' },
+        webhooks: { allowPrivateTargets: false, allowHttp: false },
         // Only an explicit NODE_ENV=development creates the demo account.
         demoAccount: false,
       });
@@ -55,9 +54,9 @@ describe('loadConfig', () => {
 
     it('loads the three shipped packages from config/packages.json', () => {
       const config = loadConfig({}, cwd);
-      expect(config.packagesFile).toBe(DEFAULT_PACKAGES_FILE);
-      expect(config.packagesFile.endsWith(join('config', 'packages.json'))).toBe(true);
-      expect(config.packages).toEqual([
+      expect(config.packages.file).toBe(DEFAULT_PACKAGES_FILE);
+      expect(config.packages.file.endsWith(join('config', 'packages.json'))).toBe(true);
+      expect(config.packages.catalogue).toEqual([
         { packageid: 'trial', durationDays: 3 },
         { packageid: 'monthly', durationDays: 30 },
         { packageid: 'annual', durationDays: 365 },
@@ -66,8 +65,8 @@ describe('loadConfig', () => {
 
     it('treats empty-string variables as unset', () => {
       const config = loadConfig({ API_PORT: '', ACCOUNT_PORT: '', LOG_LEVEL: '', EVENT_STORE: '', NODE_ENV: '' }, cwd);
-      expect(config).toMatchObject({ apiPort: 8081, accountPort: 8080, logLevel: 'info', mode: 'development' });
-      expect(config.eventStore).toEqual({ kind: 'embedded', file: join(cwd, 'data', 'events.sqlite') });
+      expect(config).toMatchObject({ http: { apiPort: 8081, accountPort: 8080 }, log: { level: 'info' }, mode: 'development' });
+      expect(config.store.eventStore).toEqual({ kind: 'embedded', file: join(cwd, 'data', 'events.sqlite') });
     });
   });
 
@@ -87,19 +86,16 @@ describe('loadConfig', () => {
         cwd,
       );
       expect(config).toMatchObject({
-        apiPort: 9001,
-        accountPort: 9000,
-        logLevel: 'debug',
-        allowHttpWebhooks: true,
-        allowPrivateWebhookTargets: true,
+        http: { apiPort: 9001, accountPort: 9000 },
+        log: { level: 'debug' },
+        webhooks: { allowHttp: true, allowPrivateTargets: true },
         demoAccount: false,
-        dataDir: join(cwd, 'store'),
-        eventStore: { kind: 'embedded', file: join(cwd, 'store', 'events.sqlite') },
+        store: { dataDir: join(cwd, 'store'), eventStore: { kind: 'embedded', file: join(cwd, 'store', 'events.sqlite') } },
       });
     });
 
     it('defaults the log level to warn in test mode and turns the demo account off in production', () => {
-      expect(loadConfig({ NODE_ENV: 'test' }, cwd).logLevel).toBe('warn');
+      expect(loadConfig({ NODE_ENV: 'test' }, cwd).log.level).toBe('warn');
       const production = loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS }, cwd);
       expect(production.mode).toBe('production');
       expect(production.demoAccount).toBe(false);
@@ -137,11 +133,11 @@ describe('loadConfig', () => {
     });
 
     it('selects EventStoreDB by an esdb:// connection string, discovery included', () => {
-      expect(loadConfig({ EVENT_STORE: 'esdb://localhost:2113?tls=false' }, cwd).eventStore).toEqual({
+      expect(loadConfig({ EVENT_STORE: 'esdb://localhost:2113?tls=false' }, cwd).store.eventStore).toEqual({
         kind: 'esdb',
         connectionString: 'esdb://localhost:2113?tls=false',
       });
-      expect(loadConfig({ EVENT_STORE: 'esdb+discover://a:2113,b:2113' }, cwd).eventStore.kind).toBe('esdb');
+      expect(loadConfig({ EVENT_STORE: 'esdb+discover://a:2113,b:2113' }, cwd).store.eventStore.kind).toBe('esdb');
       expect(configErrorOf(() => loadConfig({ EVENT_STORE: 'esdb://' }, cwd)).problems).toEqual([expect.stringMatching(/^EVENT_STORE: /)]);
     });
 
@@ -163,7 +159,7 @@ describe('loadConfig', () => {
         'DEMO_ACCOUNT: must not be true in production (it is for local development and tests)',
       ]);
       // Outside production they are allowed.
-      expect(loadConfig({ NODE_ENV: 'test', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', ALLOW_HTTP_WEBHOOKS: 'true' }, cwd).allowHttpWebhooks).toBe(true);
+      expect(loadConfig({ NODE_ENV: 'test', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', ALLOW_HTTP_WEBHOOKS: 'true' }, cwd).webhooks.allowHttp).toBe(true);
     });
 
     it('refuses a short or repetitive INTERNAL_TOKEN in production', () => {
@@ -174,13 +170,13 @@ describe('loadConfig', () => {
       }
       // 32 characters, 16 of them different: enough.
       const strong = 'abcdefghijklmnop'.repeat(2);
-      expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, INTERNAL_TOKEN: strong }, cwd).internalToken).toBe(strong);
-      expect(loadConfig({ NODE_ENV: 'test', INTERNAL_TOKEN: 'a'.repeat(16) }, cwd).internalToken).toBe('a'.repeat(16));
+      expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, INTERNAL_TOKEN: strong }, cwd).secrets.internalToken).toBe(strong);
+      expect(loadConfig({ NODE_ENV: 'test', INTERNAL_TOKEN: 'a'.repeat(16) }, cwd).secrets.internalToken).toBe('a'.repeat(16));
     });
 
     it('binds the internal listeners to INTERNAL_HOST, loopback unless told otherwise', () => {
-      expect(loadConfig({}, cwd).internalHost).toBe('127.0.0.1');
-      expect(loadConfig({ INTERNAL_HOST: '::' }, cwd).internalHost).toBe('::');
+      expect(loadConfig({}, cwd).http.internalHost).toBe('127.0.0.1');
+      expect(loadConfig({ INTERNAL_HOST: '::' }, cwd).http.internalHost).toBe('::');
       expect(configErrorOf(() => loadConfig({ INTERNAL_HOST: 'bad host' }, cwd)).problems).toEqual([
         'INTERNAL_HOST: must be an IP address or a host name (got "bad host")',
       ]);
@@ -192,7 +188,7 @@ describe('loadConfig', () => {
         'HOST: must be an IP address or a host name (got "not a host!")',
         'API_PORT: 8080 is also ACCOUNT_PORT; each listener needs its own port',
       ]);
-      expect(loadConfig({ HOST: '::1', ACCOUNT_PORT: '0', API_PORT: '0' }, cwd).host).toBe('::1');
+      expect(loadConfig({ HOST: '::1', ACCOUNT_PORT: '0', API_PORT: '0' }, cwd).http.host).toBe('::1');
     });
 
     it('requires INTERNAL_TOKEN and SECRETS_KEY in production, and checks the key is 32 bytes', () => {
@@ -203,16 +199,16 @@ describe('loadConfig', () => {
       ]);
       const short = configErrorOf(() => loadConfig({ NODE_ENV: 'production', INTERNAL_TOKEN: PRODUCTION_SECRETS.INTERNAL_TOKEN, SECRETS_KEY: 'c2hvcnQ=' }, cwd));
       expect(short.problems).toEqual(['SECRETS_KEY: must be 32 bytes, given as base64 or 64 hex digits']);
-      expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS }, cwd).secretsKey).toHaveLength(32);
+      expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS }, cwd).secrets.secretsKey).toHaveLength(32);
     });
 
     it('makes one development key and internal token in DATA_DIR and reuses them', () => {
       const first = loadConfig({}, cwd);
       const second = loadConfig({}, cwd);
-      expect(first.secretsKey).toHaveLength(32);
-      expect(second.secretsKey.equals(first.secretsKey)).toBe(true);
-      expect(second.internalToken).toBe(first.internalToken);
-      expect(first.internalToken.length).toBeGreaterThanOrEqual(32);
+      expect(first.secrets.secretsKey).toHaveLength(32);
+      expect(second.secrets.secretsKey.equals(first.secrets.secretsKey)).toBe(true);
+      expect(second.secrets.internalToken).toBe(first.secrets.internalToken);
+      expect(first.secrets.internalToken.length).toBeGreaterThanOrEqual(32);
     });
   });
 
@@ -220,8 +216,8 @@ describe('loadConfig', () => {
     it('loads a custom valid catalogue given as an absolute path', () => {
       const file = writeCatalogue('packages.json', JSON.stringify([{ packageid: 'weekly', durationDays: 7 }, { packageid: 'pro.2y', durationDays: 730 }]));
       const config = loadConfig({ PACKAGES_FILE: file }, cwd);
-      expect(config.packagesFile).toBe(file);
-      expect(config.packages).toEqual([
+      expect(config.packages.file).toBe(file);
+      expect(config.packages.catalogue).toEqual([
         { packageid: 'weekly', durationDays: 7 },
         { packageid: 'pro.2y', durationDays: 730 },
       ]);
@@ -230,8 +226,8 @@ describe('loadConfig', () => {
     it('resolves a relative path against cwd', () => {
       const file = writeCatalogue('mine.json', JSON.stringify([{ packageid: 'day', durationDays: 1 }]));
       const config = loadConfig({ PACKAGES_FILE: 'mine.json' }, cwd);
-      expect(config.packagesFile).toBe(file);
-      expect(config.packages).toEqual([{ packageid: 'day', durationDays: 1 }]);
+      expect(config.packages.file).toBe(file);
+      expect(config.packages.catalogue).toEqual([{ packageid: 'day', durationDays: 1 }]);
     });
 
     it('reports a missing file naming PACKAGES_FILE', () => {

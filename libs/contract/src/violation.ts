@@ -7,7 +7,7 @@ export interface Violation {
   message: string;
 }
 
-/** The failure envelope of CONTRACT section 2: `msg` lists each distinct code once, in order. */
+/** The failure envelope of docs/api.md section 2: `msg` lists each distinct code once, in order. */
 export interface FailureEnvelope {
   success: false;
   msg: ErrorCode[];

@@ -1,8 +1,7 @@
+// `@gw/event-store`: the port, and all that a user of it needs. Adapters have entry points of their
+// own (`/sqlite`, `/esdb`, `/memory`), and `/open` picks one from configuration.
 export * from './event-store.port';
 export * from './event-store.errors';
-export * from './sqlite/sqlite-event-store';
-export * from './sqlite/private-files';
-export { startWalCheckpointer, type WalCheckpointer } from './sqlite/wal-checkpointer';
+export * from './expected-revision';
 export * from './event-filter';
-export * from './open-event-store';
-export * from './memory/memory-event-store';
+export * from './event-store-location';

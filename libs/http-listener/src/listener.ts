@@ -29,7 +29,7 @@ const KEEP_ALIVE_MS = 5_000;
 
 /**
  * Starts one HTTP server with the service's timeouts, and with the contract's JSON envelope for
- * whatever Node's parser refuses before a handler runs (CONTRACT section 2: never an empty answer).
+ * whatever Node's parser refuses before a handler runs (docs/api.md section 2: never an empty answer).
  */
 export function startListener(spec: ListenerSpec, logger: Logger): Promise<Listener> {
   return new Promise<Listener>((resolve, reject) => {

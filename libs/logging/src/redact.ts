@@ -2,6 +2,18 @@
 const SECRET_KEY = /token|apikey|api_key|secret|password|authorization|signature/i;
 export const REDACTED = '[REDACTED]';
 
+/**
+ * The secret fields this service knows by name, as pino `redact` paths (censored with REDACTED).
+ * They are the only redaction that reaches an object pino interpolates into a message
+ * (`logger.info('%j', value)`, which nestjs-pino passes on), and they cover the cookie headers of
+ * request logs, which the key pattern below does not. Everything else goes through redactFields:
+ * paths are exact names at fixed depths, the rule is a pattern over key names at any depth.
+ */
+export const SECRET_PATHS: readonly string[] = [
+  ...['token', 'apikey', 'apiKey', 'api_key', 'secret', 'signingSecret', 'secretsKey', 'internalToken', 'authorization', 'password', 'signature'],
+  ...['headers.authorization', 'headers.cookie', 'req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+];
+
 /** This service's secrets carry a recognisable prefix (API keys, instance tokens, signing secrets). */
 const PREFIXED_SECRET = /\b(gwk|gwt|whsec)_[A-Za-z0-9_\-+/=%]+/g;
 
@@ -32,15 +44,29 @@ function redactQuery(url: string): string {
   return `${url.slice(0, q)}?${redacted}`;
 }
 
-/** A deep copy of `value` with the values under secret-looking keys replaced. */
+/**
+ * A deep copy of `value` fit for a log record: the values under secret-looking keys (the pattern
+ * above, at any depth, in arrays too) replaced, Errors as name, message, code and stack (logs are
+ * for operators; responses never carry a stack), bigints as strings (JSON has none), objects with
+ * a toJSON (a Date) as they say. pino's `redact` cannot do this: its paths name keys exactly, at a
+ * fixed depth (its wildcards stand for one level), and its serializers see only top-level keys.
+ */
 export function redactFields(value: unknown, depth = 0): unknown {
-  if (value === null || typeof value !== 'object' || value instanceof Error) return value;
+  if (typeof value === 'bigint') return value.toString();
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) return errorFields(value, depth);
   // Past this depth nothing is inspected, so nothing is written either.
   if (depth > 6) return '[TRUNCATED]';
   if (Array.isArray(value)) return value.map((v) => redactFields(v, depth + 1));
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return redactFields((value as { toJSON(): unknown }).toJSON(), depth + 1);
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     out[key] = SECRET_KEY.test(key) ? REDACTED : redactFields(v, depth + 1);
   }
   return out;
+}
+
+function errorFields(error: Error, depth: number): Record<string, unknown> {
+  const code = (error as { code?: unknown }).code;
+  return { name: error.name, message: error.message, ...(code !== undefined ? { code: redactFields(code, depth + 1) } : {}), stack: error.stack };
 }

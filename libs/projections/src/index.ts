@@ -1,4 +1,5 @@
-export * from './read-model.types';
-export * from './instances.projection';
+export * from './instances.read-model';
+export * from './webhook-logs.read-model';
+export * from './read-models';
 export * from './projection-runner';
 export * from './sqlite/sqlite-read-models';

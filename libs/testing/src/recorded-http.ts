@@ -22,7 +22,7 @@ export function recordingHttp() {
   };
 }
 
-/** Answers that break CONTRACT section 2's "never" list: a 5xx, HTML, an empty body, no JSON object. */
+/** Answers that break docs/api.md section 2's "never" list: a 5xx, HTML, an empty body, no JSON object. */
 export function malformedAnswers(answers: ReadonlyArray<{ what: string; answer: Answer }>): string[] {
   return answers
     .filter(

@@ -1,10 +1,11 @@
-// Operator CLI (CONTRACT section 5): `npm run ops -- <command>`. Results go to stdout as JSON lines;
+// Operator CLI (docs/api.md section 5): `npm run ops -- <command>`. Results go to stdout as JSON lines;
 // errors go to stderr with exit code 1.
-import { handleCommand, registerAccount } from '@gw/application';
+import { handleCommand, notificationsStream, registerAccount } from '@gw/application';
 import { notificationsDecider, notificationsStreamName } from '@gw/domain-notifications';
 import { ConfigError, loadConfig, type AppConfig } from '@gw/config';
 import { AccountAlreadyExists } from '@gw/domain-accounts';
-import { openEventStore, type EventStore } from '@gw/event-store';
+import type { EventStore } from '@gw/event-store';
+import { openEventStore } from '@gw/event-store/open';
 import { isEmail } from 'class-validator';
 import { parseArgs } from 'node:util';
 
@@ -22,7 +23,7 @@ The store and catalogue are those of the environment (DATA_DIR, EVENT_STORE, PAC
 class UsageError extends Error {}
 
 async function withStore<T>(config: AppConfig, work: (store: EventStore) => Promise<T>): Promise<T> {
-  const store = openEventStore(config.eventStore, { lockTimeoutMs: config.storeLockTimeoutMs });
+  const store = openEventStore(config.store.eventStore, { lockTimeoutMs: config.store.lockTimeoutMs });
   try {
     return await work(store);
   } finally {
@@ -61,16 +62,16 @@ async function run(argv: string[]): Promise<void> {
         handleCommand(
           store,
           notificationsStreamName(instanceId),
-          notificationsDecider,
-          () => ({ type: 'ResendDeadLettered' as const, data: { instanceId, now: new Date().toISOString() } }),
-          config.conflictRetries,
+          notificationsStream,
+          (state) => notificationsDecider.decide({ type: 'ResendDeadLettered', data: { instanceId, now: new Date().toISOString() } }, state),
+          { conflictRetries: config.store.conflictRetries },
         ),
       );
       print({ instance: instanceId, resent: events.length });
       return;
     }
     case 'packages list':
-      for (const pkg of config.packages) print(pkg);
+      for (const pkg of config.packages.catalogue) print(pkg);
       return;
     case 'events list': {
       const { values } = parseArgs({

@@ -7,7 +7,7 @@ export interface Notification {
   ack?: Array<{ id: string; status: string }>;
 }
 
-/** One request as the chaos receiver saw it; its body a notification of CONTRACT section 6. */
+/** One request as the chaos receiver saw it; its body a notification of docs/api.md section 6. */
 export type Received = ReceivedRequest<Notification>;
 
 /**
@@ -18,7 +18,7 @@ export class ChaosReceiver extends WebhookReceiver<Notification> {
   /** Webhook-ids that got a 2xx at least once. */
   readonly deliveredIds = new Set<string>();
   /** Messages and acks in the notifications of `deliveredIds`, each notification counted once (a
-   * notification may carry several: CONTRACT section 6, batching). */
+   * notification may carry several: docs/api.md section 6, batching). */
   deliveredItems = 0;
 
   constructor(choose: (webhookId: string, path: string) => Behaviour) {

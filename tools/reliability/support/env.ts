@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { ROOT } from '@gw/testing';
+import { RATE_LIMIT_VARIABLES } from '@gw/config';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -16,12 +14,10 @@ export async function until<T>(what: string, probe: () => T | Promise<T>, timeou
   }
 }
 
-/** The RATE_LIMIT_* variables of libs/config/src/config.ts with their defaults and maxima, so that
- * these tests follow whatever limits the API has (none: an empty list). */
+/** The API's rate-limit variables with their defaults and maxima, so that these tests follow
+ * whatever limits the API has. */
 function rateLimitVariables(): Array<{ name: string; fallback: string; max: string }> {
-  const source = readFileSync(join(ROOT, 'libs/config/src/config.ts'), 'utf8');
-  const integer = /read\.integer\(\s*'(RATE_LIMIT_[A-Z0-9_]+)'\s*,\s*([\d_]+)\s*,\s*[\d_]+\s*,\s*([\d_]+)\s*\)/g;
-  return [...source.matchAll(integer)].map((m) => ({ name: m[1], fallback: m[2].replace(/_/g, ''), max: m[3].replace(/_/g, '') }));
+  return Object.values(RATE_LIMIT_VARIABLES).map((v) => ({ name: v.name, fallback: String(v.fallback), max: String(v.max) }));
 }
 
 /** Environment that lifts the API's rate limits as far as its configuration allows, for the tests

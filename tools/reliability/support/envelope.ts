@@ -7,7 +7,7 @@ export type Host = 'account' | 'instance' | 'internal';
 const KNOWN_CODES = new Set(Object.keys(ERROR_TABLE));
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** HTTP statuses a failure may carry on each host (CONTRACT sections 2 and 6), by code. */
+/** HTTP statuses a failure may carry on each host (docs/api.md sections 2 and 6), by code. */
 function failureStatusAllowed(host: Host, codes: string[], status: number): boolean {
   if (codes.length === 1 && codes[0] === '0013') return status === 404 || status === 405;
   // Refused by Node's HTTP parser before any handler runs: headers (the request line included) over
@@ -20,7 +20,7 @@ function failureStatusAllowed(host: Host, codes: string[], status: number): bool
 }
 
 /**
- * What is wrong with an answer as a contract envelope (CONTRACT section 2), or undefined when it
+ * What is wrong with an answer as a contract envelope (docs/api.md section 2), or undefined when it
  * is one: JSON of the right content type, `success` a boolean, a failure's `msg` the distinct known
  * codes it reports with `details`, the status the host uses for them, never a 5xx or a stack trace.
  * `head` is for HEAD requests, whose answers carry no body.
@@ -29,7 +29,7 @@ export function envelopeProblem(host: Host, answer: Answer, head = false, method
   const { status, contentType, text, json } = answer;
   if (status >= 500 && status !== 503) return `HTTP ${status}`;
   // The two answers that are not envelopes by design: a CORS preflight on the instance host (204,
-  // no body, CONTRACT section 2), and the ingest host's Prometheus metrics behind its bearer token.
+  // no body, docs/api.md section 2), and the ingest host's Prometheus metrics behind its bearer token.
   if (host === 'instance' && method === 'OPTIONS' && status === 204) {
     return text === '' && answer.headers.get('access-control-allow-methods') ? undefined : 'a preflight 204 without its CORS headers or with a body';
   }

@@ -59,7 +59,7 @@ function jsonText(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** The operations of each host (CONTRACT sections 1, 4 and 6) with their parameter names. */
+/** The operations of each host (docs/api.md sections 1, 4 and 6) with their parameter names. */
 const OPERATIONS: Array<{ host: Host; methods: string[]; path: string; names: string[] }> = [
   { host: 'account', methods: ['GET'], path: '/newInstance', names: ['email', 'token', 'packageid'] },
   { host: 'account', methods: ['GET'], path: '/renewInstance', names: ['email', 'apikey', 'packageid', 'instanceid'] },

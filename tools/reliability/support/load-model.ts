@@ -2,7 +2,7 @@
  * What a client of the load test knows of one instance, as far as answers told it: the state the
  * last acknowledged change left, and the changes after it whose outcome is unknown (no answer,
  * 0011 or 0012). The service must show the acknowledged state, or that state with some of the
- * unknown changes after it applied: CONTRACT 4.7 read per instance, whose operations the test
+ * unknown changes after it applied: docs/api.md 4.7 read per instance, whose operations the test
  * never runs concurrently, so "after" is well defined.
  */
 export interface TrackedInstance {
@@ -64,7 +64,7 @@ export const WEBHOOK_URLS = [
   'https://8.8.4.4/hooks/é/ü',
 ];
 
-/** Requests the service must refuse, each with the codes it must answer (CONTRACT sections 2-3). */
+/** Requests the service must refuse, each with the codes it must answer (docs/api.md sections 2-3). */
 export type BadRequest = { name: string; host: 'account' | 'instance'; path: string; init?: RequestInit; query?: Record<string, string>; codes: string[]; status?: number };
 
 export function badRequests(

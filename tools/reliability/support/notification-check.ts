@@ -46,7 +46,7 @@ const describeItem = (kind: string | undefined, p: Payload | RecordedItem | unde
   p === undefined ? 'nothing' : JSON.stringify({ kind, id: p.id, status: p.status });
 
 /**
- * The batched notifications of CONTRACT section 6 against what each instance recorded. Every
+ * The batched notifications of docs/api.md section 6 against what each instance recorded. Every
  * problem found is listed (the caller shows the first few):
  * - every webhook-id was sent with one body on every attempt, and got a 2xx at least once;
  * - per instance, sequences are 1..n without a gap, each with exactly one webhook-id, each body

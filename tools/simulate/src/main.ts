@@ -35,8 +35,8 @@ function readOptions(): Options {
     instance: values.instance,
     messages,
     rate,
-    url: values.url ?? `http://127.0.0.1:${config.internalPort}`,
-    token: config.internalToken,
+    url: values.url ?? `http://127.0.0.1:${config.http.internalPort}`,
+    token: config.secrets.internalToken,
   };
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { WebhookReceiver, type Behaviour, type ReceivedRequest } from '@gw/testing';
 
-/** What a notification carries, by CONTRACT section 6 (one item or a batch of several). */
+/** What a notification carries, by docs/api.md section 6 (one item or a batch of several). */
 interface NotificationBody {
   instanceId?: string;
   sequence?: number;

@@ -182,7 +182,7 @@ export class SoakLoad {
     t.webhookUrl = webhookUrl;
   }
 
-  /** getWebhookStatus must show the last acknowledged webhook state (CONTRACT 4.5, 4.7). */
+  /** getWebhookStatus must show the last acknowledged webhook state (docs/api.md 4.5, 4.7). */
   async status(t: Tracked): Promise<void> {
     const body = await this.succeed('getWebhookStatus', json(this.target.apiUrl, '/getWebhookStatus', { instanceid: t.instanceid, token: t.token }));
     if (!body) return;

@@ -44,7 +44,7 @@ export interface Tracked {
   /** Changes (renewals, webhook calls) started so far: a read that saw this number change while it
    * was in flight may show the state before or after the change. */
   writes: number;
-  /** Receives ingest traffic; its webhook stays registered all along (CONTRACT 6: only events
+  /** Receives ingest traffic; its webhook stays registered all along (docs/api.md section 6: only events
    * recorded while delivery is on are notified, so every accepted one must arrive). */
   ingest: boolean;
   /** Recorded messages that can still be acked (each status once: acks are idempotent by id and status). */
@@ -70,7 +70,7 @@ export interface Target {
   receiver: FlakyReceiver;
 }
 
-/** The fields of success answers (CONTRACT 4.1 to 4.8) that the soak reads. */
+/** The fields of success answers (docs/api.md 4.1 to 4.8) that the soak reads. */
 export interface Shown {
   instanceid?: string;
   token?: string;

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Codes } from '@gw/contract';
-import { fold } from '@gw/domain-core';
-import { accountDecider, accountStreamName, normalizeEmail, type AccountEvent } from '@gw/domain-accounts';
+import { accountStreamName, normalizeEmail } from '@gw/domain-accounts';
 import type { EventStore } from '@gw/event-store';
-import { secretMatches } from '@gw/application';
+import { accountStream, readState, secretMatches } from '@gw/application';
 import { RequestRefused } from '../http/contract-error';
 import { RateLimits } from '../rate-limits/rate-limits';
 import { EVENT_STORE } from '../shared/tokens';
@@ -22,8 +21,7 @@ export class AccountAuthenticator {
 
   /** Returns the account's canonical e-mail address, or refuses with 0003 (or 0010 when over budget). */
   async authenticate(email: string, apiKey: string): Promise<string> {
-    const history = await this.store.readStream(accountStreamName(email));
-    const state = fold(accountDecider, history.map((e) => ({ type: e.type, data: e.data }) as AccountEvent));
+    const { state } = await readState(this.store, accountStreamName(email), accountStream);
     const matches = secretMatches(apiKey, state.status === 'registered' ? state.apiKeyHash : undefined);
     if (state.status !== 'registered' || !matches) {
       throw new RequestRefused([{ code: Codes.AccountAuthFailed, message: 'unknown e-mail or wrong API key' }]);

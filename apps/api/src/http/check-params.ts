@@ -7,7 +7,7 @@ import { rulePass } from './rule-pass';
 const namesByDto = new Map<new () => object, string[]>();
 
 /**
- * Checks a request's parameters against an operation's DTO class (stage 1 of CONTRACT section 2):
+ * Checks a request's parameters against an operation's DTO class (stage 1 of docs/api.md section 2):
  * every problem is reported at once, one per parameter, with its code. Returns the filled DTO.
  */
 export function checkParams<Dto extends object>(dtoClass: new () => Dto, params: RequestParams): Dto {

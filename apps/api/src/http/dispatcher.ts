@@ -27,7 +27,8 @@ export class Dispatcher implements OnModuleInit {
   constructor(
     private readonly moduleRef: ModuleRef,
     private readonly failures: FailureAnswers,
-    private readonly metrics: ApiMetrics,
+    /** Also read by the listeners, which record each answer as it finishes. */
+    readonly metrics: ApiMetrics,
   ) {}
 
   /** Resolves each operation's handler once, after Nest has constructed every provider. */

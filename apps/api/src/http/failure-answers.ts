@@ -7,6 +7,7 @@ import { EventStoreUnavailableError } from '@gw/event-store';
 import { sendJson } from '@gw/http-listener';
 import type { Logger } from '@gw/logging';
 import { ReadModelLagError } from '@gw/projections';
+import { tagFailure } from '../metrics/request-metrics';
 import { RateLimited } from '../rate-limits/rate-limited';
 import { RateLimits } from '../rate-limits/rate-limits';
 import { LOGGER } from '../shared/tokens';
@@ -31,6 +32,7 @@ export class FailureAnswers {
     // the ingest host counts only wrong bearer tokens, which its listener handles.
     if (error instanceof RequestRefused && host !== 'internal') this.limits.failed(req.socket.remoteAddress ?? '');
     const { status, violations } = this.classify(error);
+    tagFailure(res, violations);
     if (res.headersSent) {
       res.destroy();
       return;

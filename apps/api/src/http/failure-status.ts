@@ -2,7 +2,7 @@ import { Codes, type Violation } from '@gw/contract';
 import type { HostName } from './operations';
 
 /**
- * The HTTP status of a failure envelope. The public hosts answer refusals with 200 (CONTRACT
+ * The HTTP status of a failure envelope. The public hosts answer refusals with 200 (docs/api.md
  * section 2); the internal ingest host uses 4xx statuses (section 6), and 503 for an outage.
  */
 export function failureStatus(host: HostName, violations: readonly Violation[], tooLarge = false): number {

@@ -2,12 +2,14 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { Codes, failureEnvelope } from '@gw/contract';
 import { sendJson, startListener, type Listener } from '@gw/http-listener';
 import { redactUrl, type Logger } from '@gw/logging';
+import { operationName, PREFLIGHT } from '../metrics/operation-names';
+import { tagFailure, tagOperation } from '../metrics/request-metrics';
 import type { Dispatcher } from './dispatcher';
 import { parseBody, parseQuery, readBody, UnreadableBody } from './request-params';
 import { failureStatus } from './failure-status';
 import { ROUTES, routeRequest, type HostName } from './routes';
 
-/** How a host admits requests, by the source address that sent them (CONTRACT section 2). */
+/** How a host admits requests, by the source address that sent them (docs/api.md section 2). */
 export interface HostOptions {
   /** The ingest host's bearer token check, made before the body is read. */
   authorize?: (req: IncomingMessage) => boolean;
@@ -19,16 +21,18 @@ export interface HostOptions {
 }
 
 /**
- * The API's one HTTP pipeline, a server per host of CONTRACT section 1: routing once (404, 405 with
+ * The API's one HTTP pipeline, a server per host of docs/api.md section 1: routing once (404, 405 with
  * `Allow`, CORS preflights), `/healthz`, per-source limits, the ingest host's bearer token, reading
  * and parsing the body, the request log; then the dispatcher runs the operation. Each host only
  * ever routes to its own operations.
  */
 export function createHostHandler(host: HostName, dispatcher: Dispatcher, logger: Logger, options: HostOptions = {}): RequestListener {
+  const requests = dispatcher.metrics.requests;
   return (req, res) => {
     const started = process.hrtime.bigint();
     const rawUrl = req.url ?? '/';
     res.on('finish', () => {
+      requests.finished(host, res, started);
       logger.info('request', {
         host,
         method: req.method,
@@ -37,7 +41,7 @@ export function createHostHandler(host: HostName, dispatcher: Dispatcher, logger
         durationMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
       });
     });
-    // Every answer of the instance host may be read cross-origin (CONTRACT section 2); no cookies
+    // Every answer of the instance host may be read cross-origin (docs/api.md section 2); no cookies
     // are involved, so no credentialed CORS.
     if (host === 'instance') res.setHeader('access-control-allow-origin', '*');
     void handle(host, dispatcher, req, res, rawUrl, options).catch((error: unknown) => {
@@ -48,7 +52,9 @@ export function createHostHandler(host: HostName, dispatcher: Dispatcher, logger
       }
       logger.error('transport failure', { error });
       if (!res.headersSent) {
-        sendJson(res, 500, failureEnvelope([{ code: Codes.Unavailable, message: 'internal error; retry the request' }]));
+        const failure = [{ code: Codes.Unavailable, message: 'internal error; retry the request' }];
+        tagFailure(res, failure);
+        sendJson(res, 500, failureEnvelope(failure));
       }
     });
   };
@@ -69,13 +75,16 @@ async function handle(
   const route = routeRequest(host, method, path);
   if (route.kind === 'not-found') {
     req.resume();
-    // The path is not echoed: a client may have put a secret in it by mistake.
-    sendJson(res, 404, failureEnvelope([{ code: Codes.UnknownOperation, message: 'unknown operation' }]));
+    // The path is not echoed (nor made a metric label): a client may have put a secret in it by mistake.
+    const unknown = [{ code: Codes.UnknownOperation, message: 'unknown operation' }];
+    tagFailure(res, unknown);
+    sendJson(res, 404, failureEnvelope(unknown));
     return;
   }
   if (route.kind === 'method-not-allowed' && method === 'OPTIONS' && host === 'instance' && path !== '/healthz') {
     // A CORS preflight: the dashboard, served by the account host, calls the instance host.
     req.resume();
+    tagOperation(res, PREFLIGHT);
     res.writeHead(204, {
       'access-control-allow-methods': route.allow,
       'access-control-allow-headers': 'content-type',
@@ -87,15 +96,17 @@ async function handle(
   }
   if (route.kind === 'method-not-allowed') {
     req.resume();
-    sendJson(res, 405, failureEnvelope([{ code: Codes.UnknownOperation, message: `this operation does not take ${method}` }]), {
-      allow: route.allow,
-    });
+    const notTaken = [{ code: Codes.UnknownOperation, message: `this operation does not take ${method}` }];
+    tagFailure(res, notTaken);
+    sendJson(res, 405, failureEnvelope(notTaken), { allow: route.allow });
     return;
   }
+  tagOperation(res, operationName(host, route.pattern));
   if (!decodable(path)) {
     // A path parameter (the ingest host's instance id) with a malformed percent-escape.
     req.resume();
     const malformed = [{ code: Codes.MalformedParameter, field: 'path', message: 'the path has a malformed percent-escape' }];
+    tagFailure(res, malformed);
     sendJson(res, host === 'internal' ? 400 : 200, failureEnvelope(malformed));
     return;
   }
@@ -110,6 +121,7 @@ async function handle(
   if (wait > 0) {
     req.resume();
     const throttled = [{ code: Codes.TooManyRequests, message: `too many failed requests from this address; retry after ${wait} s` }];
+    tagFailure(res, throttled);
     sendJson(res, failureStatus(host, throttled), failureEnvelope(throttled), { 'retry-after': String(wait) });
     return;
   }
@@ -117,6 +129,7 @@ async function handle(
     req.resume();
     options.failed?.(source);
     const refusal = [{ code: Codes.IngestAuthFailed, message: 'missing or wrong bearer token' }];
+    tagFailure(res, refusal);
     sendJson(res, failureStatus(host, refusal), failureEnvelope(refusal), { 'www-authenticate': 'Bearer' });
     return;
   }
@@ -130,6 +143,7 @@ async function handle(
     if (!(error instanceof UnreadableBody)) throw error;
     // A stage-1 failure on a public host; the ingest host counts only wrong bearer tokens.
     if (host !== 'internal') options.failed?.(source);
+    tagFailure(res, [error.violation]);
     // An oversized body is not read to its end, so the connection cannot be reused.
     sendJson(res, failureStatus(host, [error.violation], error.tooLarge), failureEnvelope([error.violation]), error.tooLarge ? { connection: 'close' } : {});
     return;

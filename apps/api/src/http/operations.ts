@@ -18,7 +18,7 @@ import { GetWebhookStatusHandler } from '../webhooks/get-webhook-status/get-webh
 import { GetWebhookStatusQuery } from '../webhooks/get-webhook-status/get-webhook-status.query';
 import { WebhookDto, WebhookLogsDto, WebhookStatusDto } from '../webhooks/webhooks.dto';
 
-/** The hosts of CONTRACT section 1. */
+/** The hosts of docs/api.md section 1. */
 export type HostName = 'account' | 'instance' | 'internal';
 
 /** A command or query handler of `@nestjs/cqrs`, resolved once from Nest's container. */
@@ -108,7 +108,8 @@ export const OPERATIONS: readonly Operation[] = [
     methods: ['GET', 'POST'],
     dto: WebhookLogsDto,
     handler: GetWebhookLogsHandler,
-    message: (p) => new GetWebhookLogsQuery(p.instanceid, p.token, p.limit === undefined ? 20 : Number(p.limit)),
+    // A JSON null is an absent limit, as the form rules (IsOptional) treat it: the default, not 0.
+    message: (p) => new GetWebhookLogsQuery(p.instanceid, p.token, p.limit === undefined || p.limit === null ? 20 : Number(p.limit)),
     status: 200,
   }),
   operation({

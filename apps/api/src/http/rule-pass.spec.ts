@@ -6,7 +6,7 @@ import { OPERATIONS } from './operations';
 import { parameterNames } from './check-params';
 import { rulePass } from './rule-pass';
 
-const constraint = new WebhookUrlFormConstraint(new WebhookTargetPolicy(loadConfig({ NODE_ENV: 'test' }, '/tmp')));
+const constraint = new WebhookUrlFormConstraint(new WebhookTargetPolicy(loadConfig({ NODE_ENV: 'test' }, '/tmp').webhooks));
 useContainer({ get: (cls: unknown) => (cls === WebhookUrlFormConstraint ? constraint : undefined) }, { fallback: true });
 
 /** Values that pass some rules and fail others: missing, empty, wrong types, too long, control

@@ -1,7 +1,7 @@
 import { ACK_STATUSES } from '@gw/domain-inbox';
 import { OneOf, OptionalBoolean, OptionalText, RequiredText, UnixSeconds } from '../http/param-rules';
 
-/** CONTRACT section 6: a new incoming message. `id`, `chatId` and `time` are required. */
+/** docs/api.md section 6: a new incoming message. `id`, `chatId` and `time` are required. */
 export class MessageDto {
   @RequiredText(256) id!: string;
   @RequiredText(256) chatId!: string;
@@ -13,7 +13,7 @@ export class MessageDto {
   @UnixSeconds() time!: number;
 }
 
-/** CONTRACT section 6: a delivery event; every field is required. */
+/** docs/api.md section 6: a delivery event; every field is required. */
 export class AckDto {
   @RequiredText(256) id!: string;
   @RequiredText(256) chatId!: string;

@@ -1,12 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { AppConfig } from '@gw/config';
+import { Injectable } from '@nestjs/common';
+import type { RateLimitsConfig } from '@gw/config';
+import { InjectConfig } from '@gw/nest-app';
 import { sourceKey } from '@gw/net-policy';
-import { APP_CONFIG } from '../shared/tokens';
 import { RateLimited } from './rate-limited';
 import { TokenBuckets } from './token-buckets';
 
 /**
- * The API's rate limits (code 0010, CONTRACT section 2). An account's or an instance's budget is
+ * The API's rate limits (code 0010, docs/api.md section 2). An account's or an instance's budget is
  * spent only by requests that authenticated as it, so nobody can lock out an account without its
  * credentials; requests that fail the form checks or authentication spend their source address's
  * budget instead, and a source past that budget is refused everything until it refills. Keys are
@@ -18,10 +18,10 @@ export class RateLimits {
   private readonly instances: TokenBuckets;
   private readonly failures: TokenBuckets;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.accounts = new TokenBuckets(config.rateLimits.accountPerMinute);
-    this.instances = new TokenBuckets(config.rateLimits.instancePerMinute);
-    this.failures = new TokenBuckets(config.rateLimits.authFailuresPerMinute);
+  constructor(@InjectConfig('rateLimits') rateLimits: RateLimitsConfig) {
+    this.accounts = new TokenBuckets(rateLimits.accountPerMinute);
+    this.instances = new TokenBuckets(rateLimits.instancePerMinute);
+    this.failures = new TokenBuckets(rateLimits.authFailuresPerMinute);
   }
 
   /** Seconds a source must wait because of its failed requests (0: it may go on). Spends nothing. */

@@ -1,9 +1,10 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import type { AppConfig } from '@gw/config';
+import type { StoreConfig } from '@gw/config';
+import { InjectConfig } from '@gw/nest-app';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
-import { PROJECTED_STREAM_PREFIXES, ProjectionRunner, SqliteReadModels } from '@gw/projections';
-import { APP_CONFIG, EVENT_STORE, LOGGER } from '../shared/tokens';
+import { PROJECTED_STREAM_PREFIXES, ProjectionRunner, SqliteReadModels, type ReadModels } from '@gw/projections';
+import { EVENT_STORE, LOGGER } from '../shared/tokens';
 
 /** The API's read models and the subscription that keeps them up to date. */
 @Injectable()
@@ -12,8 +13,8 @@ export class ReadModelsService implements OnApplicationShutdown {
   private readonly runner: ProjectionRunner;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(EVENT_STORE) store: EventStore,
+    @InjectConfig('store') private readonly config: StoreConfig,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LOGGER) logger: Logger,
   ) {
     this.models = new SqliteReadModels(config.readModelFile);
@@ -29,16 +30,34 @@ export class ReadModelsService implements OnApplicationShutdown {
   }
 
   /** Waits (bounded) until a write at `position` is visible, so that the answer to the write
-   * and every read after it agree (CONTRACT 4.7). */
+   * and every read after it agree (docs/api.md 4.7). */
   async waitForWrite(position: bigint): Promise<void> {
     await this.runner.waitFor(position, this.config.readModelWaitMs);
   }
 
   /** The models, once they reflect everything in the log at the time of the call. A query on any
    * replica therefore sees every write answered before it started. */
-  async current(): Promise<SqliteReadModels> {
+  async current(): Promise<ReadModels> {
     await this.runner.catchUpToHead(this.config.readModelWaitMs);
     return this.models;
+  }
+
+  /**
+   * How far the models are behind the log, for /metrics (read at each scrape, never per request).
+   * `events`: the log's head position minus the position the models reflect. On the embedded store
+   * each event takes one position, so this counts events; on EventStoreDB positions are commit
+   * positions (bytes of `$all`), so only 0 (caught up) reads the same. `seconds`: the age of the
+   * oldest event past that position (0 when there is none). Both count every process's writes
+   * (the notifier's too), and events of streams the models do not read until the subscription
+   * has looked past them.
+   */
+  async lag(): Promise<{ events: number; seconds: number }> {
+    const projected = this.runner.position;
+    const head = await this.store.headPosition();
+    if (head <= projected) return { events: 0, seconds: 0 };
+    const [oldest] = await this.store.readAll({ after: projected, maxCount: 1 });
+    const seconds = oldest ? Math.max(0, (Date.now() - Date.parse(oldest.recordedAt)) / 1000) : 0;
+    return { events: Number(head - projected), seconds };
   }
 
   async onApplicationShutdown(): Promise<void> {

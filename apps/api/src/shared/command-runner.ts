@@ -1,33 +1,36 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { handleCommand, StreamStateCache, type CommandOutcome } from '@gw/application';
-import type { AppConfig } from '@gw/config';
-import type { Decider, DomainEvent } from '@gw/domain-core';
+import { handleCommand, StreamStateCache, type CommandOutcome, type Decide, type HandleOptions, type StreamModel } from '@gw/application';
+import type { StoreConfig } from '@gw/config';
+import { InjectConfig } from '@gw/nest-app';
+import type { DomainEvent } from '@gw/domain-core';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import { ReadModelLagError } from '@gw/projections';
 import { ReadModelsService } from '../read-models/read-models.service';
-import { APP_CONFIG, EVENT_STORE, LOGGER } from './tokens';
+import { EVENT_STORE, LOGGER } from './tokens';
 
-/** Runs a command with the configured conflict retries, then waits (bounded) until its events are
- * visible in the read models before the caller answers (CONTRACT 4.7). */
+/** The API's way to run a command: `handleCommand` with the configured conflict retries and this
+ * process's state cache, then a bounded wait until its events are visible in the read models before
+ * the caller answers (docs/api.md 4.7). */
 @Injectable()
 export class CommandRunner {
   /** States of the streams this process wrote last: a command on one of them reads one event. */
-  private readonly states = new StreamStateCache();
+  private readonly states = new StreamStateCache<unknown>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('store') private readonly config: StoreConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly readModels: ReadModelsService,
   ) {}
 
-  async run<Command, Event extends DomainEvent, State>(
+  async run<Event extends DomainEvent, State>(
+    model: StreamModel<Event, State>,
     streamName: string,
-    decider: Decider<Command, Event, State>,
-    buildCommand: (state: State) => Command | Promise<Command>,
+    decide: Decide<Event, State>,
   ): Promise<CommandOutcome<State, Event>> {
-    const outcome = await handleCommand(this.store, streamName, decider, buildCommand, this.config.conflictRetries, this.states);
+    const options: HandleOptions<State> = { conflictRetries: this.config.conflictRetries, cache: this.states as StreamStateCache<State> };
+    const outcome = await handleCommand(this.store, streamName, model, decide, options);
     if (outcome.written) await this.waitUntilVisible(outcome.written.position);
     return outcome;
   }

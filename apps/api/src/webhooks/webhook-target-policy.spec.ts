@@ -1,7 +1,7 @@
-import { loadConfig, type AppConfig } from '@gw/config';
+import { loadConfig, type WebhooksConfig } from '@gw/config';
 import { WebhookTargetPolicy, type HostLookup } from './webhook-target-policy';
 
-const config = (env: Record<string, string> = {}): AppConfig => loadConfig({ NODE_ENV: 'test', ...env }, '/tmp');
+const config = (env: Record<string, string> = {}): WebhooksConfig => loadConfig({ NODE_ENV: 'test', ...env }, '/tmp').webhooks;
 const never: HostLookup = () => new Promise(() => undefined);
 const resolvesTo =
   (...addresses: string[]): HostLookup =>

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type { AppConfig } from '@gw/config';
+import type { WebhooksConfig } from '@gw/config';
+import { InjectConfig } from '@gw/nest-app';
 import { nonPublicReason } from '@gw/net-policy';
-import { APP_CONFIG } from '../shared/tokens';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
@@ -37,7 +37,7 @@ export class WebhookTargetPolicy {
   private readonly lookup: HostLookup;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('webhooks') private readonly config: WebhooksConfig,
     @Optional() @Inject(HOST_LOOKUP) lookup?: HostLookup,
   ) {
     this.lookup = lookup ?? systemLookup;
@@ -61,9 +61,9 @@ export class WebhookTargetPolicy {
     } catch {
       return 'webhookUrl must be an absolute https URL';
     }
-    const schemes = this.config.allowHttpWebhooks ? ['https:', 'http:'] : ['https:'];
+    const schemes = this.config.allowHttp ? ['https:', 'http:'] : ['https:'];
     if (!schemes.includes(parsed.protocol)) {
-      return this.config.allowHttpWebhooks ? 'webhookUrl must be an http or https URL' : 'webhookUrl must be an https URL';
+      return this.config.allowHttp ? 'webhookUrl must be an http or https URL' : 'webhookUrl must be an https URL';
     }
     if (parsed.hostname === '') return 'webhookUrl must name a host';
     return null;
@@ -74,7 +74,7 @@ export class WebhookTargetPolicy {
    * or not within the DNS time bound, is accepted: delivery checks the address again at connect time.
    */
   async resolutionProblem(url: string): Promise<string | null> {
-    if (url === '' || this.config.allowPrivateWebhookTargets) return null;
+    if (url === '' || this.config.allowPrivateTargets) return null;
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
     if (isIP(host)) {
       const why = nonPublicReason(host);

@@ -1,10 +1,10 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import type { AppConfig } from '@gw/config';
+import type { WebhooksConfig } from '@gw/config';
+import { InjectConfig } from '@gw/nest-app';
 import { nonPublicReason } from '@gw/net-policy';
-import { APP_CONFIG } from '../tokens';
 import { AddressNotAllowed, guardedLookup } from './guarded-lookup';
 import { signWebhook } from './signature';
 
@@ -38,8 +38,8 @@ export class WebhookSender implements OnApplicationShutdown {
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true });
   private readonly httpAgent = new HttpAgent({ keepAlive: true });
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.lookup = guardedLookup(config.allowPrivateWebhookTargets);
+  constructor(@InjectConfig('webhooks') private readonly config: WebhooksConfig) {
+    this.lookup = guardedLookup(config.allowPrivateTargets);
   }
 
   async send(delivery: Delivery): Promise<AttemptResult> {
@@ -61,11 +61,11 @@ export class WebhookSender implements OnApplicationShutdown {
   private post({ url, webhookId, body, signingSecret }: Delivery): Promise<{ status: number; retryAfterSeconds: number | null }> {
     const target = new URL(url);
     const https = target.protocol === 'https:';
-    if (!https && !(target.protocol === 'http:' && this.config.allowHttpWebhooks)) {
+    if (!https && !(target.protocol === 'http:' && this.config.allowHttp)) {
       return Promise.reject(new AddressNotAllowed(`${target.protocol} is not https`));
     }
     const literal = target.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literal) && !this.config.allowPrivateWebhookTargets) {
+    if (isIP(literal) && !this.config.allowPrivateTargets) {
       const why = nonPublicReason(literal);
       if (why) return Promise.reject(new AddressNotAllowed(`${literal} is a ${why} address`));
     }

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { handleCommand, type SecretBox } from '@gw/application';
+import { handleCommand, instanceStream, type SecretBox } from '@gw/application';
 import { instanceDecider, instanceStreamName, type DisableWebhookForReceiver } from '@gw/domain-instances';
 import { notifierWorkflow, type NotificationEvent, type OpenNotification } from '@gw/domain-notifications';
-import { EventStoreUnavailableError, type EventStore } from '@gw/event-store';
+import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import type { AttemptResult, WebhookSender } from '../delivery/webhook-sender';
 import type { NotifierMetrics } from '../metrics/metrics';
@@ -171,22 +171,22 @@ export class Dispatcher {
    * outage is waited out (the receiver will not say it again), until the notifier stops.
    */
   private async disableForReceiver(instanceId: string, command: DisableWebhookForReceiver): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      if (this.stopping) throw new Stopping();
-      try {
-        await handleCommand(
-          this.store,
-          instanceStreamName(instanceId),
-          instanceDecider,
-          () => command,
-          this.settings.conflictRetries,
-        );
-        return;
-      } catch (error) {
-        if (!(error instanceof EventStoreUnavailableError)) throw error;
-        this.logger.warn('store unavailable while switching delivery off after a 410; retrying', { instanceId, error });
-        await sleep(Math.min(5000, 100 * 2 ** Math.min(attempt, 6)));
-      }
-    }
+    await handleCommand(
+      this.store,
+      instanceStreamName(instanceId),
+      instanceStream,
+      (state) => {
+        if (this.stopping) throw new Stopping();
+        return instanceDecider.decide(command, state);
+      },
+      {
+        conflictRetries: this.settings.conflictRetries,
+        onUnavailable: async (error, attempt) => {
+          if (this.stopping) throw new Stopping();
+          this.logger.warn('store unavailable while switching delivery off after a 410; retrying', { instanceId, error });
+          await sleep(Math.min(5000, 100 * 2 ** Math.min(attempt, 6)));
+        },
+      },
+    );
   }
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Message } from '@gw/domain-inbox';
 import type { NotifiableItem, NotificationBody } from '@gw/domain-notifications';
-import { SqliteEventStore } from '@gw/event-store';
+import { SqliteEventStore } from '@gw/event-store/sqlite';
 import { createLogger } from '@gw/logging';
 import { NotifierMetrics } from '../metrics/metrics';
 import { NotificationBatcher, webhookIdFor } from './notification-batcher';

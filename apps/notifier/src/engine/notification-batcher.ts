@@ -30,7 +30,7 @@ export function webhookIdFor(sourceEventId: string): string {
 }
 
 /**
- * Turns recorded traffic into notifications (CONTRACT section 6, batching), judged as the notifier
+ * Turns recorded traffic into notifications (docs/api.md section 6, batching), judged as the notifier
  * meets the traffic, in record order. The first item of an instance with nothing on its way becomes a
  * notification at the next turn of the event loop, alone; from then on that notification is on its
  * way (made and waiting for its first attempt, or being sent), and whatever else of the instance

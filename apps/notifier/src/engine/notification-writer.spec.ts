@@ -1,5 +1,5 @@
 import type { NotificationCommand, NotificationCreated } from '@gw/domain-notifications';
-import { MemoryEventStore, MemoryLog } from '@gw/event-store';
+import { MemoryEventStore, MemoryLog } from '@gw/event-store/memory';
 import { createLogger } from '@gw/logging';
 import { NotificationWriter } from './notification-writer';
 import { NotifierModel } from './notifier-model';

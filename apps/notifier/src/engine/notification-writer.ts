@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { nameBasedId, newEventId } from '@gw/application';
-import { fold } from '@gw/domain-core';
+import { handleCommand, notificationsStream, type StateCache } from '@gw/application';
 import {
   notificationsDecider,
   notificationsStreamName,
   type NotificationCommand,
   type NotificationEvent,
+  type NotificationsState,
 } from '@gw/domain-notifications';
-import { EventStoreUnavailableError, WrongExpectedRevisionError, type EventStore } from '@gw/event-store';
+import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import type { NotifierModel } from './notifier-model';
 
@@ -21,11 +21,12 @@ export class Stopping extends Error {
 
 /**
  * Decides notification commands against the model's state of an instance's notifications and
- * appends the result at the revision that state came from. Commands for one instance run one after
- * the other, so that this process never conflicts with itself; commands for different instances run
- * side by side and the store commits them together. A concurrent writer (an operator's resend, say)
- * makes it reload the stream and decide again; an outage makes it wait and retry, since an outcome
- * that is not recorded would be attempted again.
+ * appends the result at the revision that state came from (handleCommand, with the model as a
+ * trusted cache: this process is the streams' usual writer). Commands for one instance run one
+ * after the other, so that this process never conflicts with itself; commands for different
+ * instances run side by side and the store commits them together. A concurrent writer (an
+ * operator's resend, say) makes it reload the stream and decide again; an outage makes it wait and
+ * retry, since an outcome that is not recorded would be attempted again.
  */
 export class NotificationWriter {
   /** The last command queued per instance; the next one starts when it has settled. */
@@ -50,47 +51,34 @@ export class NotificationWriter {
   }
 
   private async decideAndAppend(instanceId: string, command: NotificationCommand): Promise<NotificationEvent[]> {
-    const streamName = notificationsStreamName(instanceId);
-    for (let attempt = 0; ; attempt++) {
-      if (this.signal.aborted) throw new Stopping();
-      const view = this.model.notificationsOf(instanceId);
-      const events = notificationsDecider.decide(command, view.state);
-      if (events.length === 0) return [];
-      try {
-        const written = await this.store.append(
-          streamName,
-          events.map((e) => ({ id: eventIdOf(e), type: e.type, data: e.data })),
-          view.revision < 0n ? 'no_stream' : view.revision,
-        );
-        if (written.nextExpectedRevision !== view.revision + BigInt(events.length)) {
-          // An idempotent retry of events stored before: the stream is the truth, not our decision.
-          await this.reload(instanceId);
-          return [];
-        }
-        this.model.applyNotificationEvents(instanceId, events, written.nextExpectedRevision);
-        return events;
-      } catch (error) {
-        if (error instanceof WrongExpectedRevisionError) {
-          await this.reload(instanceId);
-          continue;
-        }
-        if (!(error instanceof EventStoreUnavailableError)) throw error;
-        this.logger.warn('store unavailable while recording a notification; retrying', { instanceId, error });
-        await sleep(Math.min(5000, 100 * 2 ** Math.min(attempt, 6)), undefined, { signal: this.signal }).catch(() => undefined);
-      }
-    }
+    const { events } = await handleCommand(
+      this.store,
+      notificationsStreamName(instanceId),
+      notificationsStream,
+      (state) => {
+        if (this.signal.aborted) throw new Stopping();
+        return notificationsDecider.decide(command, state);
+      },
+      {
+        cache: this.modelOf(instanceId),
+        // Another writer is rare and brief (an operator's command); the notifier never gives up.
+        conflictRetries: Number.POSITIVE_INFINITY,
+        onUnavailable: async (error, attempt) => {
+          if (this.signal.aborted) throw new Stopping();
+          this.logger.warn('store unavailable while recording a notification; retrying', { instanceId, error });
+          await sleep(Math.min(5000, 100 * 2 ** Math.min(attempt, 6)), undefined, { signal: this.signal }).catch(() => undefined);
+        },
+      },
+    );
+    return events;
   }
 
-  /** Replaces the model's view of an instance's notifications with the stream as stored. */
-  async reload(instanceId: string): Promise<void> {
-    const history = await this.store.readStream(notificationsStreamName(instanceId));
-    const state = fold(notificationsDecider, history.map((e) => ({ type: e.type, data: e.data }) as NotificationEvent));
-    this.model.replaceNotifications(instanceId, { state, revision: history.length ? history[history.length - 1].revision : -1n });
+  private modelOf(instanceId: string): StateCache<NotificationsState> {
+    const model = this.model;
+    return {
+      trusted: true,
+      get: () => model.notificationsOf(instanceId),
+      set: (_streamName, loaded) => model.replaceNotifications(instanceId, loaded),
+    };
   }
-}
-
-/** A notification is created once: its creation has an id derived from its webhook id, so that a
- * creation retried after a crash is stored once. */
-function eventIdOf(event: NotificationEvent): string {
-  return event.type === 'NotificationCreated' ? nameBasedId(`notification-created|${event.data.webhookId}`) : newEventId();
 }

@@ -4,7 +4,7 @@ import { ApiProcess, createAccount, expectSuccess, get, NotifierProcess, postJso
 /** The internal ingest token both processes are given (so neither generates one). */
 export const INTERNAL_TOKEN = 'notifier-e2e-internal-token-0123456789';
 
-/** The switches that let webhooks target a local plain-http receiver (CONTRACT section 6). */
+/** The switches that let webhooks target a local plain-http receiver (docs/api.md section 6). */
 export const LOCAL_TARGETS = { ALLOW_HTTP_WEBHOOKS: 'true', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' };
 
 export interface Instance {
@@ -98,7 +98,7 @@ export class Stack {
     return this.api;
   }
 
-  /** renewInstance on the account host (CONTRACT 4.2). */
+  /** renewInstance on the account host (docs/api.md 4.2). */
   async renew(instance: Instance): Promise<any> {
     const { email, apikey } = this.account;
     return expectSuccess(await get(this.api.accountUrl, '/renewInstance', { email, apikey, packageid: 'trial', instanceid: instance.instanceid }));
@@ -132,7 +132,7 @@ export class Stack {
     return expectSuccess(await postJson(this.api.apiUrl, '/getWebhookStatus', instance));
   }
 
-  /** The delivery attempts, newest first (CONTRACT 4.8). */
+  /** The delivery attempts, newest first (docs/api.md 4.8). */
   async logs(instance: Instance, limit = 100): Promise<any[]> {
     return expectSuccess(await postJson(this.api.apiUrl, '/getWebhookLogs', { ...instance, limit })).attempts;
   }

@@ -6,6 +6,10 @@ export type AccountRegistered = {
 
 export type AccountEvent = AccountRegistered;
 
+export function isAccountEvent(event: { type: string }): event is AccountEvent {
+  return event.type === 'AccountRegistered';
+}
+
 /** Stream of one account; e-mail addresses compare case-insensitively, so the name is lowercased. */
 export function accountStreamName(email: string): string {
   return `account-${normalizeEmail(email)}`;

@@ -55,7 +55,7 @@ export function evolveInstance(state: InstanceState, event: InstanceEvent): Inst
   }
 }
 
-/** `active` while now < expiresAt, `expired` afterwards (CONTRACT section 4). */
+/** `active` while now < expiresAt, `expired` afterwards (docs/api.md section 4). */
 export function instanceStatus(expiresAt: string, now: string): 'active' | 'expired' {
   return isBefore(now, expiresAt) ? 'active' : 'expired';
 }

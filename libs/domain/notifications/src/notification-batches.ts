@@ -11,7 +11,7 @@ export interface NotificationBatch {
 }
 
 /**
- * Groups an instance's waiting messages and acks into notifications (CONTRACT section 6): record
+ * Groups an instance's waiting messages and acks into notifications (docs/api.md section 6): record
  * order is kept, consecutive items of one kind travel together, at most `max` per notification, and
  * messages and acks never share one.
  */

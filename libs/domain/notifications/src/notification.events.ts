@@ -1,11 +1,11 @@
 import type { Ack, Message } from '@gw/domain-inbox';
 
-/** The body a receiver gets, exactly as recorded (CONTRACT section 6). */
+/** The body a receiver gets, exactly as recorded (docs/api.md section 6). */
 export type NotificationBody =
   | { instanceId: string; sequence: number; messages: Message[] }
   | { instanceId: string; sequence: number; ack: Ack[] };
 
-/** What a notification carries besides its envelope: messages or acks, never both (CONTRACT 6). */
+/** What a notification carries besides its envelope: messages or acks, never both (docs/api.md section 6). */
 export type NotificationContent = { messages: Message[] } | { ack: Ack[] };
 
 type Ref = { instanceId: string; webhookId: string; sequence: number };

@@ -18,7 +18,7 @@ export type CreateNotifications = {
 
 /**
  * Records the outcome of one attempt. `retryDelaysSeconds` is the schedule after the first attempt
- * (CONTRACT section 6); `jitter` (0.8 to 1.2, drawn by the caller) scales the scheduled delay, and a
+ * (docs/api.md section 6); `jitter` (0.8 to 1.2, drawn by the caller) scales the scheduled delay, and a
  * receiver's `retryAfterSeconds` is kept between 1x and 2x of it.
  */
 export type RecordAttempt = {

@@ -35,7 +35,7 @@ export type NotifierOutput =
   | DisableWebhookForReceiver;
 
 /**
- * The notifier's policy as a workflow (CONTRACT section 6): traffic recorded while delivery is on for
+ * The notifier's policy as a workflow (docs/api.md section 6): traffic recorded while delivery is on for
  * an active instance is notified; switching delivery off, a 410, or an expiry cancels what is
  * pending; an attempt goes only while delivery is on. The state is the instance as the log says.
  */

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 
 /**
  * Makes `file`'s folder (0700, when this creates it) and the file itself (0600) private to this
- * user before SQLite opens it: the store holds message bodies and phone numbers (CONTRACT section 5).
+ * user before SQLite opens it: the store holds message bodies and phone numbers (docs/api.md section 5).
  * SQLite gives the `-wal` and `-shm` files it creates the database file's mode; ones left wider by
  * an older version are narrowed here too.
  */

@@ -4,7 +4,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DuplicateEventIdError, EventStoreUnavailableError, WrongExpectedRevisionError } from '../event-store.errors';
 import type {
   AppendResult,
-  EventFilter,
   EventStore,
   EventToAppend,
   ExpectedRevision,
@@ -18,6 +17,7 @@ import { preparePrivateDatabaseFile } from './private-files';
 import { appendToStream, type PendingAppend } from './sqlite-append';
 import { startWalCheckpointer, warnAtMostEveryMinute, type WalCheckpointer } from './wal-checkpointer';
 import { isBusy, translateSqliteError } from './sqlite-errors';
+import { FilteredReads, toRecorded } from './sqlite-reads';
 import { SCHEMA, type EventRow } from './sqlite-schema';
 
 export interface SqliteEventStoreOptions {
@@ -34,6 +34,11 @@ export interface SqliteEventStoreOptions {
   now?: () => Date;
   /** Where the store reports trouble it copes with by itself (a checkpoint that must wait). */
   onWarning?: (message: string, fields: Record<string, unknown>) => void;
+  /** Told after each group of appends committed, before their promises settle: the appends and
+   * events the group wrote (refused appends not counted) and the seconds its commit took (the
+   * transaction with its fsync, and any wait for another process's write lock). For metrics: it
+   * runs on the write path, so it must be cheap; what it throws is ignored. */
+  onGroupCommitted?: (appends: number, events: number, seconds: number) => void;
 }
 
 const APPENDED = 'appended';
@@ -50,7 +55,7 @@ export class SqliteEventStore implements EventStore {
   private readonly batchSize: number;
   private readonly now: () => Date;
   private readonly statements;
-  private readonly filteredReads = new Map<string, Database.Statement>();
+  private readonly filteredReads: FilteredReads;
   private readonly appendOne: (append: PendingAppend) => AppendResult;
   private readonly groups: GroupCommit<PendingAppend, AppendResult>;
   private closing = false;
@@ -82,13 +87,15 @@ export class SqliteEventStore implements EventStore {
     } catch (error) {
       throw translateSqliteError(error);
     }
+    const observer = options.onGroupCommitted;
     this.groups = new GroupCommit<PendingAppend, AppendResult>(
-      (group) => this.withLockRetry(() => this.commitGroup(group)),
+      observer ? (group) => this.commitObserved(group, observer) : (group) => this.withLockRetry(() => this.commitGroup(group)),
       (outcomes) => this.groupCommitted(outcomes),
     );
     this.checkpointer = startWalCheckpointer(options.file, {
       onFailure: warnAtMostEveryMinute((reason) => options.onWarning?.('WAL checkpoint failed; retrying', { reason })),
     });
+    this.filteredReads = new FilteredReads(this.db);
     this.statements = {
       eventById: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?'),
       streamRevision: this.db.prepare<[string], { revision: bigint | null }>(
@@ -129,6 +136,29 @@ export class SqliteEventStore implements EventStore {
     this.signals.emit(APPENDED);
   }
 
+  /** A group's commit, timed and counted for the `onGroupCommitted` observer. */
+  private async commitObserved(
+    group: readonly PendingAppend[],
+    observer: (appends: number, events: number, seconds: number) => void,
+  ): Promise<Array<GroupOutcome<AppendResult>>> {
+    const started = performance.now();
+    const outcomes = await this.withLockRetry(() => this.commitGroup(group));
+    const seconds = (performance.now() - started) / 1000;
+    let appends = 0;
+    let events = 0;
+    for (let i = 0; i < outcomes.length; i++) {
+      if (!('result' in outcomes[i])) continue;
+      appends += 1;
+      events += group[i].events.length;
+    }
+    try {
+      observer(appends, events, seconds);
+    } catch {
+      // An observer's failure must not fail appends that are already durable.
+    }
+    return outcomes;
+  }
+
   /** One IMMEDIATE transaction for the whole group; each append in a savepoint of its own, so that a
    * refused one leaves the others in place. */
   private commitGroup(group: readonly PendingAppend[]): Array<GroupOutcome<AppendResult>> {
@@ -158,7 +188,7 @@ export class SqliteEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const rows = await this.withLockRetry(() =>
-      this.readRows(options.after ?? 0n, Number.MAX_SAFE_INTEGER, options.maxCount ?? -1, options.filter),
+      this.filteredReads.rows(options.after ?? 0n, Number.MAX_SAFE_INTEGER, options.maxCount ?? -1, options.filter),
     );
     return rows.map(toRecorded);
   }
@@ -167,7 +197,7 @@ export class SqliteEventStore implements EventStore {
    * The log's head. Reads that ask within one turn of the event loop share one look, made on the
    * next turn (after every one of them asked); the look reads SQLite only when another connection
    * has committed since the last one (`PRAGMA data_version` tells), as this client's own commits move
-   * the head in memory. Every query waits for the head (CONTRACT 4.7): this is on the hot path.
+   * the head in memory. Every query waits for the head (docs/api.md 4.7): this is on the hot path.
    */
   headPosition(): Promise<bigint> {
     this.headLook ??= new Promise<void>((next) => setImmediate(next)).then(() => {
@@ -196,7 +226,7 @@ export class SqliteEventStore implements EventStore {
     let reportedHead = -1n;
     while (!signal?.aborted && !this.closed) {
       const head = await this.headPosition();
-      const rows = await this.withLockRetry(() => this.readRows(position, head, this.batchSize, filter));
+      const rows = await this.withLockRetry(() => this.filteredReads.rows(position, head, this.batchSize, filter));
       for (const row of rows) {
         if (signal?.aborted) return;
         position = row.position;
@@ -225,24 +255,6 @@ export class SqliteEventStore implements EventStore {
     this.closed = true;
     this.signals.emit(APPENDED);
     this.db.close();
-  }
-
-  private readRows(after: bigint, upTo: bigint | number, limit: number, filter?: EventFilter): EventRow[] {
-    const prefixes = filter?.streamNamePrefixes ?? [];
-    const types = filter?.eventTypes ?? [];
-    const key = `${prefixes.map((p) => p.length).join(',')}|${types.length}`;
-    let statement = this.filteredReads.get(key);
-    if (!statement) {
-      const where = ['position > ?', 'position <= ?'];
-      if (prefixes.length > 0) where.push(`(${prefixes.map(() => 'substr(stream, 1, ?) = ?').join(' OR ')})`);
-      if (types.length > 0) where.push(`type IN (${types.map(() => '?').join(', ')})`);
-      statement = this.db.prepare(`SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ?`);
-      this.filteredReads.set(key, statement);
-    }
-    const params: unknown[] = [after, BigInt(upTo)];
-    for (const prefix of prefixes) params.push(BigInt(prefix.length), prefix);
-    params.push(...types, BigInt(limit));
-    return statement.all(...params) as EventRow[];
   }
 
   private waitForAppend(signal?: AbortSignal): Promise<void> {
@@ -279,17 +291,4 @@ export class SqliteEventStore implements EventStore {
       }
     }
   }
-}
-
-function toRecorded(row: EventRow): RecordedEvent {
-  return {
-    id: row.event_id,
-    streamName: row.stream,
-    revision: row.revision,
-    position: row.position,
-    type: row.type,
-    data: JSON.parse(row.data),
-    metadata: JSON.parse(row.metadata),
-    recordedAt: row.recorded_at,
-  };
 }

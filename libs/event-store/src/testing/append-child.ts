@@ -2,7 +2,7 @@
 // prints each event id once its append has returned (been acknowledged). The parent kills it with
 // SIGKILL. The store is an embedded store file or an esdb:// connection string.
 import { randomUUID } from 'node:crypto';
-import { openEventStore } from '../open-event-store';
+import { openEventStore } from '../open';
 
 async function main(): Promise<void> {
   const [where, streamPrefix, concurrency = '1'] = process.argv.slice(2);

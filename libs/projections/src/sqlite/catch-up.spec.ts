@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { SqliteEventStore, type EventToAppend, type RecordedEvent } from '@gw/event-store';
+import type { EventToAppend, RecordedEvent } from '@gw/event-store';
+import { SqliteEventStore } from '@gw/event-store/sqlite';
 import { createLogger } from '@gw/logging';
-import { PROJECTED_STREAM_PREFIXES } from '../instances.projection';
+import { PROJECTED_STREAM_PREFIXES } from '../read-models';
 import { ProjectionRunner, type ProjectionTarget } from '../projection-runner';
 import { SqliteReadModels } from './sqlite-read-models';
 

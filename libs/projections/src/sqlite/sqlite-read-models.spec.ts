@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { InstanceEvent } from '@gw/domain-instances';
-import { SqliteEventStore, type RecordedEvent } from '@gw/event-store';
+import type { RecordedEvent } from '@gw/event-store';
+import { SqliteEventStore } from '@gw/event-store/sqlite';
 import { createLogger } from '@gw/logging';
-import { PROJECTED_STREAM_PREFIXES } from '../instances.projection';
+import { PROJECTED_STREAM_PREFIXES } from '../read-models';
 import { ProjectionRunner, ReadModelLagError } from '../projection-runner';
 import { SqliteReadModels } from './sqlite-read-models';
 

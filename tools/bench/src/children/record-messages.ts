@@ -3,7 +3,7 @@
 // append, so that recording is fast and the notifier is what is measured.
 import { nameBasedId } from '@gw/application';
 import { inboxIdentity, inboxStreamName, type MessageReceived } from '@gw/domain-inbox';
-import { SqliteEventStore } from '@gw/event-store';
+import { SqliteEventStore } from '@gw/event-store/sqlite';
 import { epochMs } from '@gw/testing/receiver';
 import { childArgs, emit, required } from '../support/child';
 import { benchMessage } from '../support/traffic';

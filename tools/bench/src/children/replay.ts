@@ -2,7 +2,7 @@
 //   --mode projections: rebuilds every read model from the log as the API does on start
 //     (SqliteReadModels + ProjectionRunner on a fresh read-model file), until caught up with the head;
 //   --mode read: the baseline, a plain sequential read of the same log in pages (readAll).
-import { SqliteEventStore } from '@gw/event-store';
+import { SqliteEventStore } from '@gw/event-store/sqlite';
 import { createLogger } from '@gw/logging';
 import { PROJECTED_STREAM_PREFIXES, ProjectionRunner, SqliteReadModels } from '@gw/projections';
 import { childArgs, emit, required } from '../support/child';

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { registerAccount } from '@gw/application';
-import { SqliteEventStore } from '@gw/event-store';
+import { SqliteEventStore } from '@gw/event-store/sqlite';
 import { AppChild, newSecrets, removeDir, tempDir, type Secrets } from './apps';
 import type { BenchContext } from './context';
 

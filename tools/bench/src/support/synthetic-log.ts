@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { createHash, randomUUID } from 'node:crypto';
 import { hashSecret } from '@gw/application';
-import { SqliteEventStore } from '@gw/event-store';
+import { SqliteEventStore } from '@gw/event-store/sqlite';
 
 /**
  * Writes a synthetic log straight into an embedded store file, many events per transaction and

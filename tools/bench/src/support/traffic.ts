@@ -14,7 +14,7 @@ export function benchMessage(runId: string, instanceIndex: number, n: number): M
   };
 }
 
-/** The body the notifier sends for the n-th (1-based) message of an instance (CONTRACT section 6). */
+/** The body the notifier sends for the n-th (1-based) message of an instance (docs/api.md section 6). */
 export function notificationBody(instanceId: string, sequence: number, message: Message): string {
   return JSON.stringify({ instanceId, sequence, messages: [message] });
 }

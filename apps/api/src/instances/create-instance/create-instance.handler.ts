@@ -1,12 +1,11 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { AppConfig } from '@gw/config';
+import type { PackagesConfig } from '@gw/config';
+import { InjectConfig } from '@gw/nest-app';
 import { InstanceIdTaken, instanceDecider, instanceStreamName } from '@gw/domain-instances';
 import { AccountAuthenticator } from '../../accounts/account-authenticator';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../shared/command-runner';
-import { hashSecret, newInstanceId, newSecret } from '@gw/application';
-import { APP_CONFIG } from '../../shared/tokens';
+import { hashSecret, instanceStream, newInstanceId, newSecret } from '@gw/application';
 import { CreateInstanceCommand, type CreateInstanceResult } from './create-instance.command';
 
 @CommandHandler(CreateInstanceCommand)
@@ -15,7 +14,7 @@ export class CreateInstanceHandler implements ICommandHandler<CreateInstanceComm
     private readonly accounts: AccountAuthenticator,
     private readonly runner: CommandRunner,
     private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectConfig('packages') private readonly packages: PackagesConfig,
   ) {}
 
   async execute({ email, apiKey, packageId }: CreateInstanceCommand): Promise<CreateInstanceResult> {
@@ -25,17 +24,11 @@ export class CreateInstanceHandler implements ICommandHandler<CreateInstanceComm
     for (;;) {
       const instanceId = newInstanceId();
       try {
-        const { state } = await this.runner.run(instanceStreamName(instanceId), instanceDecider, () => ({
+        const command = {
           type: 'CreateInstance' as const,
-          data: {
-            instanceId,
-            accountEmail,
-            packageId,
-            packages: this.config.packages,
-            tokenHash: hashSecret(token),
-            now: this.clock.now(),
-          },
-        }));
+          data: { instanceId, accountEmail, packageId, packages: this.packages.catalogue, tokenHash: hashSecret(token), now: this.clock.now() },
+        };
+        const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), (current) => instanceDecider.decide(command, current));
         if (state.status !== 'created') throw new Error('instance was not created');
         return { instanceid: instanceId, token, packageid: state.packageId, createdAt: state.createdAt, expiresAt: state.expiresAt };
       } catch (error) {

@@ -1,6 +1,7 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { SecretBox } from '@gw/application';
 import { deliveryEnabled, instanceStatus } from '@gw/domain-instances';
+import type { InstancesQuery } from '@gw/projections';
 import { AccountAuthenticator } from '../../accounts/account-authenticator';
 import { ReadModelsService } from '../../read-models/read-models.service';
 import { Clock } from '../../shared/clock';
@@ -18,10 +19,10 @@ export class ListInstancesHandler implements IQueryHandler<ListInstancesQuery, L
 
   async execute({ email, apiKey }: ListInstancesQuery): Promise<ListInstancesResult> {
     const accountEmail = await this.accounts.authenticate(email, apiKey);
-    const models = await this.readModels.current();
+    const instances: InstancesQuery = await this.readModels.current();
     const now = this.clock.now();
     return {
-      instances: models.listInstances(accountEmail).map((row) => ({
+      instances: instances.listInstances(accountEmail).map((row) => ({
         instanceid: row.instanceId,
         packageid: row.packageId,
         createdAt: row.createdAt,

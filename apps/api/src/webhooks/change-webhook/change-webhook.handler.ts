@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { newSigningSecret, SecretBox } from '@gw/application';
+import { instanceStream, newSigningSecret, SecretBox } from '@gw/application';
 import { deliveryEnabled, instanceDecider, instanceStreamName, needsNewSigningSecret } from '@gw/domain-instances';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../shared/command-runner';
@@ -21,14 +21,14 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
   async execute({ instanceId, token, webhookUrl }: ChangeWebhookCommand): Promise<ChangeWebhookResult> {
     let urlRefusal: Promise<string | null> | undefined;
     let attempts = 0;
-    const { state } = await this.runner.run(instanceStreamName(instanceId), instanceDecider, async (current) => {
+    const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), async (current) => {
       const tokenHash = current.status === 'created' ? current.tokenHash : undefined;
       if (attempts++ === 0) this.auth.authenticate(instanceId, token, tokenHash);
       else this.auth.check(token, tokenHash);
       // Resolved once per request, even when a concurrent change makes the runner decide again.
       urlRefusal ??= this.policy.resolutionProblem(webhookUrl);
       const refusal = await urlRefusal;
-      return {
+      const command = {
         type: 'ChangeWebhook' as const,
         data: {
           url: webhookUrl,
@@ -38,6 +38,7 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
           ...(refusal ? { urlRefusal: refusal } : {}),
         },
       };
+      return instanceDecider.decide(command, current);
     });
     if (state.status !== 'created') throw new Error('changed instance has no state');
     return {

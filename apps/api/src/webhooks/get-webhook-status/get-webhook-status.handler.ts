@@ -1,6 +1,7 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { SecretBox } from '@gw/application';
 import { deliveryEnabled, instanceStatus } from '@gw/domain-instances';
+import type { InstancesQuery } from '@gw/projections';
 import { ReadModelsService } from '../../read-models/read-models.service';
 import { Clock } from '../../shared/clock';
 import { InstanceAuthenticator } from '../instance-authenticator';
@@ -17,8 +18,8 @@ export class GetWebhookStatusHandler implements IQueryHandler<GetWebhookStatusQu
   ) {}
 
   async execute({ instanceId, token }: GetWebhookStatusQuery): Promise<WebhookStatusResult> {
-    const models = await this.readModels.current();
-    const row = models.findInstance(instanceId);
+    const instances: InstancesQuery = await this.readModels.current();
+    const row = instances.findInstance(instanceId);
     this.auth.authenticate(instanceId, token, row?.tokenHash);
     if (!row) throw new Error('unreachable: authentication passed without an instance');
     const now = this.clock.now();

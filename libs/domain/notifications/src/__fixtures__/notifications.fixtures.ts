@@ -13,7 +13,7 @@ export const t0 = '2026-01-01T00:00:00.000Z';
 /** t0 (or `from`) plus whole or fractional seconds, as an ISO timestamp. */
 export const plus = (seconds: number, from = t0) => new Date(Date.parse(from) + Math.round(seconds * 1000)).toISOString();
 
-/** CONTRACT section 6: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the immediate first attempt. */
+/** docs/api.md section 6: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the immediate first attempt. */
 export const DEFAULT_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
 
 export const message: Message = {

@@ -1,10 +1,17 @@
-import { evolveInstance, initialInstanceState, INSTANCE_STREAM_PREFIX, type InstanceEvent, type InstanceState } from '@gw/domain-instances';
-import { NOTIFICATIONS_STREAM_PREFIX, type DeliveryAttemptFailed, type NotificationDelivered } from '@gw/domain-notifications';
-import type { InstanceRow } from './read-model.types';
+import { evolveInstance, initialInstanceState, type CreatedInstance, type InstanceEvent, type InstanceState } from '@gw/domain-instances';
 
-/** Streams whose events the read models are built from: instances, and delivery outcomes for
- * getWebhookLogs. */
-export const PROJECTED_STREAM_PREFIXES = [INSTANCE_STREAM_PREFIX, NOTIFICATIONS_STREAM_PREFIX] as const;
+/** One instance as the read models keep it: the domain's own state plus the stream revision applied
+ * last. `tokenHash` is there to authenticate queries; it is never part of an answer. */
+export type InstanceRow = Omit<CreatedInstance, 'status'> & { revision: bigint };
+
+/** What the API asks of the instances read model (listInstances, getWebhookStatus, and the token
+ * check of every instance-scoped query). The answers reflect the log up to the models' checkpoint. */
+export interface InstancesQuery {
+  /** An account's instances, oldest first (by creation time, then id). */
+  listInstances(accountEmail: string): InstanceRow[];
+  /** One instance's row, or undefined when there is no such instance. */
+  findInstance(instanceId: string): InstanceRow | undefined;
+}
 
 // A record rather than a list, so that a new instance event type fails the build until it is named here.
 const INSTANCE_TYPES: Record<InstanceEvent['type'], true> = {
@@ -16,18 +23,8 @@ const INSTANCE_TYPES: Record<InstanceEvent['type'], true> = {
   WebhookDisabledByReceiver: true,
 };
 
-/** Delivery outcomes shown by getWebhookLogs. */
-export const DELIVERY_ATTEMPT_TYPES: ReadonlyArray<DeliveryAttemptFailed['type'] | NotificationDelivered['type']> = [
-  'DeliveryAttemptFailed',
-  'NotificationDelivered',
-];
-
-/** Event types the read models read. The rest (notably NotificationCreated, whose bodies are most of
- * the log) is left to the store to skip, so it is neither returned nor decoded. */
-export const PROJECTED_EVENT_TYPES: readonly string[] = [...Object.keys(INSTANCE_TYPES), ...DELIVERY_ATTEMPT_TYPES];
-
-/** Bumped whenever the projection's output changes, so stored read models are rebuilt on start. */
-export const PROJECTION_VERSION = 2;
+/** The event types that change an instance row: all of an instance's. */
+export const INSTANCE_ROW_EVENT_TYPES = Object.keys(INSTANCE_TYPES) as ReadonlyArray<InstanceEvent['type']>;
 
 /**
  * The instance row after `event`, folded with the domain's own `evolve` so that the read model and

@@ -1,0 +1,203 @@
+import { EventStoreUnavailableError, type EventStore } from '@gw/event-store';
+import { MemoryEventStore, MemoryLog } from '@gw/event-store/memory';
+import {
+  commandHandler,
+  ConflictRetriesExhausted,
+  handleCommand,
+  readState,
+  StreamStateCache,
+  type LoadedState,
+  type StateCache,
+  type StreamModel,
+} from './command-handler';
+
+type Added = { type: 'Added'; data: { by: number } };
+type Total = { total: number; seen: number };
+const counter: StreamModel<Added, Total> = {
+  initialState: () => ({ total: 0, seen: 0 }),
+  evolve: (state, event) => ({ total: state.total + event.data.by, seen: state.seen + 1 }),
+  isEvent: (event): event is Added => event.type === 'Added',
+};
+const add = (by: number) => (): Added[] => [{ type: 'Added', data: { by } }];
+
+/** The real in-memory store, with its full stream reads counted. */
+function counting(store: EventStore): { store: EventStore; fullReads: () => number } {
+  let reads = 0;
+  const wrapped = Object.create(store) as EventStore;
+  wrapped.readStream = (name) => {
+    reads += 1;
+    return store.readStream(name);
+  };
+  return { store: wrapped, fullReads: () => reads };
+}
+
+describe('handleCommand', () => {
+  let log: MemoryLog;
+  let store: MemoryEventStore;
+  let other: MemoryEventStore;
+
+  beforeEach(() => {
+    log = new MemoryLog();
+    store = new MemoryEventStore(log);
+    other = new MemoryEventStore(log);
+  });
+
+  it('creates a stream with no_stream and appends later commands at the revision it read', async () => {
+    const handle = commandHandler(counter);
+    await handle(store, 'counter-1', add(2));
+    const { state, written } = await handle(store, 'counter-1', (current) => [{ type: 'Added', data: { by: current.total } }]);
+    expect(state).toEqual({ total: 4, seen: 2 });
+    expect(written?.nextExpectedRevision).toBe(1n);
+    expect((await store.readStream('counter-1')).map((e) => e.data)).toEqual([{ by: 2 }, { by: 2 }]);
+  });
+
+  it('appends nothing when the decision is empty', async () => {
+    const outcome = await handleCommand(store, 'counter-0', counter, () => []);
+    expect(outcome).toEqual({ state: { total: 0, seen: 0 }, events: [] });
+    expect(await store.readStream('counter-0')).toEqual([]);
+  });
+
+  it('skips stored events of types the model does not know instead of folding them', async () => {
+    await other.append('counter-9', [{ id: 'a', type: 'Added', data: { by: 1 } }, { id: 'b', type: 'AddedTwiceV2', data: { twice: 5 } }], 'no_stream');
+    expect(await readState(store, 'counter-9', counter)).toEqual({ state: { total: 1, seen: 1 }, revision: 1n });
+    // The next append still goes after the unknown event.
+    const { written } = await handleCommand(store, 'counter-9', counter, add(1));
+    expect(written?.nextExpectedRevision).toBe(2n);
+  });
+
+  it('decides again from a fresh read when another writer got in between, up to the retries allowed', async () => {
+    let calls = 0;
+    const { state } = await handleCommand(
+      store,
+      'counter-2',
+      counter,
+      async () => {
+        calls += 1;
+        if (calls === 1) await other.append('counter-2', [{ id: 'x', type: 'Added', data: { by: 100 } }], 'any');
+        return [{ type: 'Added', data: { by: 1 } }];
+      },
+      { conflictRetries: 1 },
+    );
+    expect(calls).toBe(2);
+    expect(state).toEqual({ total: 101, seen: 2 });
+  });
+
+  it('gives up with ConflictRetriesExhausted when the stream keeps changing', async () => {
+    let n = 0;
+    const racing = async (): Promise<Added[]> => {
+      await other.append('counter-3', [{ id: `x${n++}`, type: 'Added', data: { by: 1 } }], 'any');
+      return [{ type: 'Added', data: { by: 1 } }];
+    };
+    await expect(handleCommand(store, 'counter-3', counter, racing, { conflictRetries: 2 })).rejects.toEqual(
+      new ConflictRetriesExhausted('counter-3', 3),
+    );
+  });
+
+  it('lets a refusal from decide reach the caller and appends nothing', async () => {
+    const refusal = new Error('wrong token');
+    await expect(
+      handleCommand(store, 'counter-4', counter, () => {
+        throw refusal;
+      }),
+    ).rejects.toBe(refusal);
+    expect(await store.readStream('counter-4')).toEqual([]);
+  });
+
+  it('returns the stream as stored when the store already held events with the same ids', async () => {
+    const model: StreamModel<Added, Total> = { ...counter, eventId: (e) => `fixed-${e.data.by}` };
+    await handleCommand(store, 'counter-5', model, add(7));
+    await handleCommand(store, 'counter-5', model, add(1));
+    // A second writer that decided from an older state retries the very same append.
+    const stale = new StreamStateCache<Total>();
+    stale.set('counter-5', { state: counter.initialState(), revision: -1n });
+    const trustedStale: StateCache<Total> = { trusted: true, get: (n) => stale.get(n), set: (n, l) => stale.set(n, l) };
+    const outcome = await handleCommand(other, 'counter-5', model, add(7), { cache: trustedStale });
+    expect(outcome.events).toEqual([]);
+    expect(outcome.state).toEqual({ total: 8, seen: 2 });
+    expect(stale.get('counter-5')).toEqual({ state: { total: 8, seen: 2 }, revision: 1n });
+    expect(await store.readStream('counter-5')).toHaveLength(2);
+  });
+
+  it('waits out an outage while onUnavailable allows it, and fails at once without it', async () => {
+    let failures = 2;
+    const flaky = Object.create(store) as EventStore;
+    flaky.append = (...args) => (failures-- > 0 ? Promise.reject(new EventStoreUnavailableError('down')) : store.append(...args));
+    const seen: number[] = [];
+    const { state } = await handleCommand(flaky, 'counter-6', counter, add(1), { onUnavailable: async (_e, attempt) => void seen.push(attempt) });
+    expect(seen).toEqual([0, 1]);
+    expect(state.total).toBe(1);
+    failures = 1;
+    await expect(handleCommand(flaky, 'counter-6', counter, add(1))).rejects.toBeInstanceOf(EventStoreUnavailableError);
+  });
+
+  it('appends an append-only command at any revision without reading the stream', async () => {
+    const { store: spied, fullReads } = counting(store);
+    await other.append('inbox-1', [{ id: 'old', type: 'Added', data: { by: 1 } }], 'no_stream');
+    const { written } = await handleCommand(spied, 'inbox-1', counter, add(2), { appendOnly: true });
+    expect(written?.nextExpectedRevision).toBe(1n);
+    expect(fullReads()).toBe(0);
+  });
+});
+
+describe('handleCommand with a state cache', () => {
+  let log: MemoryLog;
+  let store: MemoryEventStore;
+  let other: MemoryEventStore;
+
+  beforeEach(() => {
+    log = new MemoryLog();
+    store = new MemoryEventStore(log);
+    other = new MemoryEventStore(log);
+  });
+
+  it('does not read a stream it wrote last in full again, and decides from the right state', async () => {
+    const { store: spied, fullReads } = counting(store);
+    const cache = new StreamStateCache<Total>();
+    for (let i = 1; i <= 5; i++) {
+      const { state } = await handleCommand(spied, 'counter-1', counter, add(i), { cache });
+      expect(state).toEqual({ total: (i * (i + 1)) / 2, seen: i });
+    }
+    // The first command found nothing to cache; every later one read the last event only.
+    expect(fullReads()).toBe(1);
+    expect((await store.readStream('counter-1')).map((e) => e.revision)).toEqual([0n, 1n, 2n, 3n, 4n]);
+  });
+
+  it("reads the stream again when another writer changed it, and folds that writer's events in", async () => {
+    const { store: spied, fullReads } = counting(store);
+    const cache = new StreamStateCache<Total>();
+    await handleCommand(spied, 'counter-2', counter, add(1), { cache });
+    await handleCommand(spied, 'counter-2', counter, add(1), { cache });
+    await other.append('counter-2', [{ id: 'from-other', type: 'Added', data: { by: 100 } }], 'any');
+    const { state } = await handleCommand(spied, 'counter-2', counter, add(1), { cache });
+    expect(state).toEqual({ total: 103, seen: 4 });
+    // The first command (nothing cached) and the one after the other writer's append.
+    expect(fullReads()).toBe(2);
+  });
+
+  it('trusts a trusted cache without asking the store, and reloads it after a conflict', async () => {
+    const held = new Map<string, LoadedState<Total>>();
+    const trusted: StateCache<Total> = { trusted: true, get: (n) => held.get(n), set: (n, l) => void held.set(n, l) };
+    let lastEventReads = 0;
+    const spied = Object.create(store) as EventStore;
+    spied.readLastEvent = (name) => {
+      lastEventReads += 1;
+      return store.readLastEvent(name);
+    };
+    await handleCommand(spied, 'counter-3', counter, add(1), { cache: trusted });
+    await handleCommand(spied, 'counter-3', counter, add(1), { cache: trusted });
+    expect(lastEventReads).toBe(0);
+    await other.append('counter-3', [{ id: 'from-other', type: 'Added', data: { by: 100 } }], 'any');
+    const { state } = await handleCommand(spied, 'counter-3', counter, add(1), { cache: trusted, conflictRetries: 1 });
+    expect(state).toEqual({ total: 103, seen: 4 });
+    expect(held.get('counter-3')).toEqual({ state: { total: 103, seen: 4 }, revision: 3n });
+  });
+
+  it('keeps at most its bound of streams, dropping the least recently used', () => {
+    const cache = new StreamStateCache<number>(2);
+    cache.set('a', { state: 1, revision: 0n });
+    cache.set('b', { state: 2, revision: 0n });
+    cache.get('a');
+    cache.set('c', { state: 3, revision: 0n });
+    expect([cache.get('a'), cache.get('b'), cache.get('c')].map((found) => found?.state)).toEqual([1, undefined, 3]);
+  });
+});

@@ -1,0 +1,199 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DomainEvent } from '@gw/domain-core';
+import {
+  EventStoreUnavailableError,
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+} from '@gw/event-store';
+import { newEventId } from './ids';
+
+/**
+ * What a kind of stream folds into, configured once per decider (see streams.ts): its decider's
+ * `evolve` and `initialState`, the guard that says which stored events are its own, and how its
+ * events are identified when appended.
+ */
+export interface StreamModel<Event extends DomainEvent, State> {
+  evolve(state: State, event: Event): State;
+  initialState(): State;
+  /** Typed reads keep only the events this accepts: an event of a type this code does not know
+   * (written by a newer version, say) is skipped, never cast. */
+  isEvent(event: { type: string; data: unknown }): event is Event;
+  /** The id an event is appended with; a deterministic id makes a retried append store it once.
+   * Random when absent. */
+  eventId?(event: Event): string;
+}
+
+/** A stream's state as of a revision (-1n: the stream does not exist). */
+export interface LoadedState<State> {
+  state: State;
+  revision: bigint;
+}
+
+/** Reads a stream and folds the events its model knows. */
+export async function readState<Event extends DomainEvent, State>(
+  store: EventStore,
+  streamName: string,
+  model: StreamModel<Event, State>,
+): Promise<LoadedState<State>> {
+  const history = await store.readStream(streamName);
+  let state = model.initialState();
+  for (const { type, data } of history) {
+    const event = { type, data };
+    if (model.isEvent(event)) state = model.evolve(state, event);
+  }
+  return { state, revision: history.length === 0 ? -1n : history[history.length - 1].revision };
+}
+
+/** States a process keeps of streams, so that a command does not read a whole history again. */
+export interface StateCache<State> {
+  get(streamName: string): LoadedState<State> | undefined;
+  set(streamName: string, loaded: LoadedState<State>): void;
+  /** The process is the stream's only writer, so a cached state is used without asking the store
+   * for the stream's last revision; a conflict on append still reloads it. */
+  readonly trusted?: boolean;
+}
+
+/**
+ * States of recently written streams: a command on a stream that nobody else changed since reads
+ * its last event only, not its whole history. Bounded; least recently used dropped first. Decider
+ * states are immutable values, so sharing them is safe.
+ */
+export class StreamStateCache<State = unknown> implements StateCache<State> {
+  private readonly states = new Map<string, LoadedState<State>>();
+
+  constructor(private readonly maxStreams = 10_000) {}
+
+  get(streamName: string): LoadedState<State> | undefined {
+    const found = this.states.get(streamName);
+    if (!found) return undefined;
+    this.states.delete(streamName);
+    this.states.set(streamName, found);
+    return found;
+  }
+
+  set(streamName: string, loaded: LoadedState<State>): void {
+    this.states.delete(streamName);
+    this.states.set(streamName, loaded);
+    if (this.states.size > this.maxStreams) this.states.delete(this.states.keys().next().value as string);
+  }
+}
+
+/** A command kept meeting a concurrent change after every retry (the API answers 0012). */
+export class ConflictRetriesExhausted extends Error {
+  constructor(readonly streamName: string, readonly attempts: number) {
+    super(`stream ${streamName} kept changing during ${attempts} attempts`);
+    this.name = 'ConflictRetriesExhausted';
+  }
+}
+
+export interface HandleOptions<State> {
+  /** Appends that met a concurrent change, retried with a fresh read before ConflictRetriesExhausted. */
+  conflictRetries?: number;
+  cache?: StateCache<State>;
+  /** The store could not be reached: resolving retries the command, throwing gives up. Without it
+   * the error reaches the caller at once. */
+  onUnavailable?(error: EventStoreUnavailableError, attempt: number): Promise<void>;
+  /** The stream is append-only and its state decides nothing: it is never read, and the events are
+   * appended at whatever revision it has (their ids keep a retry from storing them twice). */
+  appendOnly?: boolean;
+}
+
+export interface CommandOutcome<State, Event> {
+  /** The state after the events were applied. */
+  state: State;
+  events: Event[];
+  /** Where the events were written; absent when the domain decided nothing, or when the store
+   * already held them (an idempotent retry: then `state` is the stream as stored). */
+  written?: AppendResult;
+}
+
+/**
+ * From the state just loaded, the events to append. This is where authentication against that
+ * state and checks that need I/O happen, before the decider is asked; it may throw to refuse, and
+ * runs again after a conflict.
+ */
+export type Decide<Event, State> = (state: State) => Event[] | Promise<Event[]>;
+
+/**
+ * Load, decide, append: the one way a command reaches the store. Loads the stream's state (from the
+ * cache when it is still current), lets `decide` turn it into events, and appends them at the
+ * revision it loaded (`no_stream` for a new stream). A concurrent change is retried with a fresh read
+ * up to `conflictRetries` times; an outage is retried only while `onUnavailable` allows it.
+ */
+export async function handleCommand<Event extends DomainEvent, State>(
+  store: EventStore,
+  streamName: string,
+  model: StreamModel<Event, State>,
+  decide: Decide<Event, State>,
+  options: HandleOptions<State> = {},
+): Promise<CommandOutcome<State, Event>> {
+  const retries = options.conflictRetries ?? 0;
+  let conflicts = 0;
+  let outages = 0;
+  for (;;) {
+    try {
+      const { state, revision } = options.appendOnly
+        ? { state: model.initialState(), revision: undefined }
+        : await load(store, streamName, model, options.cache);
+      const events = await decide(state);
+      if (events.length === 0) return { state, events };
+      const written = await store.append(
+        streamName,
+        events.map((e) => ({ id: model.eventId?.(e) ?? newEventId(), type: e.type, data: e.data })),
+        revision === undefined ? 'any' : revision < 0n ? 'no_stream' : revision,
+      );
+      if (revision !== undefined && written.nextExpectedRevision !== revision + BigInt(events.length)) {
+        // The store held these events already (a retry after a crash): the stream is the truth.
+        const stored = await reload(store, streamName, model, options.cache);
+        return { state: stored.state, events: [] };
+      }
+      const after = events.reduce(model.evolve, state);
+      if (revision !== undefined) options.cache?.set(streamName, { state: after, revision: written.nextExpectedRevision });
+      return { state: after, events, written };
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) {
+        conflicts += 1;
+        if (conflicts > retries) throw new ConflictRetriesExhausted(streamName, conflicts);
+        // A trusted cache is wrong now; an untrusted one is checked on the next load anyway.
+        if (options.cache?.trusted) await reload(store, streamName, model, options.cache);
+        // Full jitter on an exponential bound spreads writers that collided on the same stream.
+        await sleep(Math.random() * Math.min(200, 10 * 2 ** conflicts));
+        continue;
+      }
+      if (error instanceof EventStoreUnavailableError && options.onUnavailable) {
+        await options.onUnavailable(error, outages++);
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+/** A `handleCommand` bound to one kind of stream and its default options. */
+export function commandHandler<Event extends DomainEvent, State>(model: StreamModel<Event, State>, defaults: HandleOptions<State> = {}) {
+  return (store: EventStore, streamName: string, decide: Decide<Event, State>, options: HandleOptions<State> = {}) =>
+    handleCommand(store, streamName, model, decide, { ...defaults, ...options });
+}
+
+async function load<Event extends DomainEvent, State>(
+  store: EventStore,
+  streamName: string,
+  model: StreamModel<Event, State>,
+  cache: StateCache<State> | undefined,
+): Promise<LoadedState<State>> {
+  const cached = cache?.get(streamName);
+  if (cached && (cache?.trusted || (await store.readLastEvent(streamName))?.revision === cached.revision)) return cached;
+  return reload(store, streamName, model, cache);
+}
+
+async function reload<Event extends DomainEvent, State>(
+  store: EventStore,
+  streamName: string,
+  model: StreamModel<Event, State>,
+  cache: StateCache<State> | undefined,
+): Promise<LoadedState<State>> {
+  const loaded = await readState(store, streamName, model);
+  if (loaded.revision >= 0n || cache?.trusted) cache?.set(streamName, loaded);
+  return loaded;
+}

@@ -1,0 +1,51 @@
+/** The environment as the process sees it. */
+export type Env = Record<string, string | undefined>;
+
+/**
+ * Reads variables by kind, each with its default and bounds. A bad value is recorded as a problem,
+ * naming the variable, and its default stands in, so that every problem is found in one pass.
+ */
+export class EnvReader {
+  readonly problems: string[] = [];
+  constructor(readonly env: Env) {}
+
+  string(name: string, fallback: string): string {
+    const value = this.env[name];
+    if (value === undefined || value === '') return fallback;
+    if (/[\x00-\x1f]/.test(value)) {
+      this.problems.push(`${name}: must not contain control characters`);
+      return fallback;
+    }
+    return value;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || value < min || value > max) {
+      this.problems.push(`${name}: must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    this.problems.push(`${name}: must be true or false (got "${raw}")`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      this.problems.push(`${name}: must be one of ${allowed.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  }
+}

@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WrongExpectedRevisionError } from '../event-store.errors';
+import type { EventStore } from '../event-store.port';
+import { openEventStore } from '../open/open-event-store';
+import { SqliteEventStore } from './sqlite-event-store';
+
+type Group = { appends: number; events: number; seconds: number };
+
+const event = (id: string) => ({ id, type: 'T', data: { id } });
+
+describe('the embedded store tells an observer of each group commit', () => {
+  let dir: string;
+  let store: EventStore | undefined;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gw-store-observer-'));
+  });
+  afterEach(async () => {
+    await store?.close();
+    store = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('counts the appends and events committed together, and how long the commit took', async () => {
+    const groups: Group[] = [];
+    store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), onGroupCommitted: (appends, events, seconds) => groups.push({ appends, events, seconds }) });
+    // Submitted in one turn of the event loop: one group, one transaction.
+    await Promise.all([
+      store.append('a', [event('a1')], 'no_stream'),
+      store.append('b', [event('b1'), event('b2')], 'no_stream'),
+      store.append('c', [event('c1'), event('c2'), event('c3')], 'no_stream'),
+    ]);
+    expect(groups).toEqual([{ appends: 3, events: 6, seconds: expect.any(Number) }]);
+    expect(groups[0].seconds).toBeGreaterThan(0);
+    expect(groups[0].seconds).toBeLessThan(5);
+
+    await store.append('a', [event('a2')], 0n);
+    expect(groups.map((g) => [g.appends, g.events])).toEqual([
+      [3, 6],
+      [1, 1],
+    ]);
+  });
+
+  it('leaves out an append that its group refused', async () => {
+    const groups: Group[] = [];
+    store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), onGroupCommitted: (appends, events, seconds) => groups.push({ appends, events, seconds }) });
+    await store.append('s', [event('s1')], 'no_stream');
+    const [kept, refused] = await Promise.allSettled([
+      store.append('t', [event('t1'), event('t2')], 'no_stream'),
+      store.append('s', [event('s2'), event('s3')], 'no_stream'),
+    ]);
+    expect(kept.status).toBe('fulfilled');
+    expect(refused.status === 'rejected' && refused.reason).toBeInstanceOf(WrongExpectedRevisionError);
+    expect(groups.map((g) => [g.appends, g.events])).toEqual([
+      [1, 1],
+      [1, 2],
+    ]);
+  });
+
+  it('keeps appends that committed when the observer throws', async () => {
+    store = new SqliteEventStore({
+      file: join(dir, 'events.sqlite'),
+      onGroupCommitted: () => {
+        throw new Error('observer broke');
+      },
+    });
+    await expect(store.append('x', [event('x1')], 'no_stream')).resolves.toEqual({ nextExpectedRevision: 0n, position: 1n });
+    expect((await store.readStream('x')).map((e) => e.id)).toEqual(['x1']);
+  });
+
+  it('is passed through openEventStore', async () => {
+    const groups: Group[] = [];
+    store = openEventStore(
+      { kind: 'embedded', file: join(dir, 'events.sqlite') },
+      { onGroupCommitted: (appends, events, seconds) => groups.push({ appends, events, seconds }) },
+    );
+    await store.append('o', [event('o1'), event('o2')], 'no_stream');
+    expect(groups.map((g) => [g.appends, g.events])).toEqual([[1, 2]]);
+  });
+});

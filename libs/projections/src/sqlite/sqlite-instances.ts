@@ -1,0 +1,122 @@
+import type Database from 'better-sqlite3';
+import { INSTANCE_STREAM_PREFIX, isInstanceEvent } from '@gw/domain-instances';
+import type { RecordedEvent } from '@gw/event-store';
+import { projectInstance, type InstanceRow, type InstancesQuery } from '../instances.read-model';
+
+export const INSTANCES_SCHEMA = `
+CREATE TABLE IF NOT EXISTS instances (
+  instance_id     TEXT PRIMARY KEY,
+  account_email   TEXT NOT NULL,
+  package_id      TEXT NOT NULL,
+  token_hash      TEXT NOT NULL,
+  created_at      TEXT NOT NULL,
+  expires_at      TEXT NOT NULL,
+  webhook_url     TEXT NOT NULL,
+  webhook_on      INTEGER NOT NULL,
+  disabled_reason TEXT,
+  signing_secret  TEXT,
+  revision        INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS instances_by_account ON instances (account_email, created_at, instance_id);
+`;
+
+/** Instance rows kept in memory for lookups by id (about half a KiB each). */
+const CACHED_ROWS = 20_000;
+
+interface Row {
+  instance_id: string;
+  account_email: string;
+  package_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  webhook_url: string;
+  webhook_on: bigint;
+  disabled_reason: string | null;
+  signing_secret: string | null;
+  revision: bigint;
+}
+
+/** The instances read model in the read-model file; SqliteReadModels owns the file and its transactions. */
+export class SqliteInstances implements InstancesQuery {
+  private readonly statements;
+  private readonly cache = new Map<string, InstanceRow>();
+
+  constructor(private readonly db: Database.Database) {
+    this.statements = {
+      find: db.prepare<[string], Row>('SELECT * FROM instances WHERE instance_id = ?'),
+      byAccount: db.prepare<[string], Row>('SELECT * FROM instances WHERE account_email = ? ORDER BY created_at, instance_id'),
+      upsert: db.prepare(
+        `INSERT INTO instances (instance_id, account_email, package_id, token_hash, created_at, expires_at,
+           webhook_url, webhook_on, disabled_reason, signing_secret, revision)
+         VALUES (@instanceId, @accountEmail, @packageId, @tokenHash, @createdAt, @expiresAt,
+           @webhookUrl, @webhookOn, @disabledReason, @encryptedSigningSecret, @revision)
+         ON CONFLICT (instance_id) DO UPDATE SET package_id = excluded.package_id,
+           expires_at = excluded.expires_at, webhook_url = excluded.webhook_url,
+           webhook_on = excluded.webhook_on, disabled_reason = excluded.disabled_reason,
+           signing_secret = excluded.signing_secret, revision = excluded.revision`,
+      ),
+    };
+  }
+
+  /** Folds the instance events of a batch into their rows, inside the caller's transaction. Each
+   * instance it touches is named in `touched`, which the caller hands to `forget` once the
+   * transaction has ended, committed or not. */
+  apply(events: readonly RecordedEvent[], touched: Map<string, InstanceRow | undefined>): void {
+    for (const event of events) {
+      if (!isInstanceEvent(event)) continue;
+      const id = event.streamName.slice(INSTANCE_STREAM_PREFIX.length);
+      const current = touched.has(id) ? touched.get(id) : this.findInstance(id);
+      touched.set(id, projectInstance(current, event, event.revision));
+    }
+    for (const row of touched.values()) if (row) this.statements.upsert.run(toParams(row));
+  }
+
+  /** Drops cached rows that a transaction may have changed. */
+  forget(instanceIds: Iterable<string>): void {
+    for (const id of instanceIds) this.cache.delete(id);
+  }
+
+  /** An instance's row. Rows are cached in memory (bounded): every status read looks one up, and
+   * only `apply` changes them, and what it touches is forgotten. */
+  findInstance(instanceId: string): InstanceRow | undefined {
+    const cached = this.cache.get(instanceId);
+    if (cached) return cached;
+    const stored = this.statements.find.get(instanceId);
+    const row = stored && fromRow(stored);
+    if (row) {
+      if (this.cache.size >= CACHED_ROWS) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(instanceId, row);
+    }
+    return row;
+  }
+
+  listInstances(accountEmail: string): InstanceRow[] {
+    return this.statements.byAccount.all(accountEmail).map(fromRow);
+  }
+
+  /** Every row, for audits and rebuild checks. */
+  allInstances(): InstanceRow[] {
+    return (this.db.prepare('SELECT * FROM instances ORDER BY instance_id').all() as Row[]).map(fromRow);
+  }
+}
+
+function fromRow(row: Row): InstanceRow {
+  return {
+    instanceId: row.instance_id,
+    accountEmail: row.account_email,
+    packageId: row.package_id,
+    tokenHash: row.token_hash,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    webhookUrl: row.webhook_url,
+    webhookOn: row.webhook_on === 1n,
+    disabledReason: row.disabled_reason,
+    encryptedSigningSecret: row.signing_secret,
+    revision: row.revision,
+  };
+}
+
+function toParams(row: InstanceRow): Record<string, unknown> {
+  return { ...row, webhookOn: row.webhookOn ? 1 : 0 };
+}
