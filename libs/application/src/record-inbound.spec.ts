@@ -37,8 +37,11 @@ describe('recording inbound traffic', () => {
     expect((await store.readStream('inbox-i1')).map((e) => (e.data as { ack: { status: string } }).ack.status)).toEqual(['delivered', 'read']);
   });
 
-  it('refuses traffic for an unknown instance', async () => {
+  it('refuses traffic for an unknown instance, and for a deleted one', async () => {
     await expect(recordMessage(store, 'nope', message, now)).rejects.toBeInstanceOf(UnknownInstance);
+    await store.append('instance-i1', [{ id: 'deleted', type: 'InstanceDeleted', data: { instanceId: 'i1', deletedAt: now } }], 'any');
+    await expect(recordMessage(store, 'i1', message, now)).rejects.toBeInstanceOf(UnknownInstance);
+    expect(await store.readStream('inbox-i1')).toEqual([]);
   });
 
   it('derives stable UUID-shaped ids from names', () => {

@@ -19,8 +19,10 @@ async function record(store: EventStore, event: InboxEvent): Promise<AppendResul
     inboxStreamName(instanceId),
     inboxStream,
     async () => {
-      // Whether the instance exists is all that is asked here: one row, not its whole history.
-      if ((await store.readLastEvent(instanceStreamName(instanceId))) === undefined) throw new UnknownInstance(instanceId);
+      // Whether the instance exists (and was not deleted, which is always its last event) is all that
+      // is asked here: one row, not its whole history.
+      const last = await store.readLastEvent(instanceStreamName(instanceId));
+      if (last === undefined || last.type === 'InstanceDeleted') throw new UnknownInstance(instanceId);
       return [event];
     },
     { appendOnly: true },

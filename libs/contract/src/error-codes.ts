@@ -18,6 +18,7 @@ export const ERROR_TABLE = {
   '0012': 'a concurrent change to the same instance kept conflicting after internal retries; safe to retry',
   '0013': 'unknown operation, or a method that the operation does not take',
   '0014': 'internal ingest: missing or wrong bearer token',
+  '0015': 'delivery is off for this instance (no webhook URL is registered, or the receiver switched it off with 410)',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;
@@ -38,4 +39,5 @@ export const Codes = {
   ConcurrentChange: '0012',
   UnknownOperation: '0013',
   IngestAuthFailed: '0014',
+  DeliveryOff: '0015',
 } as const satisfies Record<string, ErrorCode>;

@@ -1,15 +1,17 @@
 import { evolveInstance, initialInstanceState, type CreatedInstance, type InstanceEvent, type InstanceState } from '@gw/domain-instances';
 
 /** One instance as the read models keep it: the domain's own state plus the stream revision applied
- * last. `tokenHash` is there to authenticate queries; it is never part of an answer. */
-export type InstanceRow = Omit<CreatedInstance, 'status'> & { revision: bigint };
+ * last. `tokenHash` is there to authenticate queries; it is never part of an answer. A deleted
+ * instance stays as a tombstone (`deletedAt` set) so that replaying its events changes nothing; the
+ * queries never return it. */
+export type InstanceRow = Omit<CreatedInstance, 'status'> & { revision: bigint; deletedAt: string | null };
 
 /** What the API asks of the instances read model (listInstances, getWebhookStatus, and the token
  * check of every instance-scoped query). The answers reflect the log up to the models' checkpoint. */
 export interface InstancesQuery {
-  /** An account's instances, oldest first (by creation time, then id). */
+  /** An account's instances, oldest first (by creation time, then id); deleted ones left out. */
   listInstances(accountEmail: string): InstanceRow[];
-  /** One instance's row, or undefined when there is no such instance. */
+  /** One instance's row, or undefined when there is no such instance or it was deleted. */
   findInstance(instanceId: string): InstanceRow | undefined;
 }
 
@@ -18,9 +20,12 @@ const INSTANCE_TYPES: Record<InstanceEvent['type'], true> = {
   InstanceCreated: true,
   InstanceRenewed: true,
   SigningSecretIssued: true,
+  SigningSecretRotated: true,
   WebhookSet: true,
   WebhookCleared: true,
   WebhookDisabledByReceiver: true,
+  InstanceTokenReset: true,
+  InstanceDeleted: true,
 };
 
 /** The event types that change an instance row: all of an instance's. */
@@ -33,14 +38,16 @@ export const INSTANCE_ROW_EVENT_TYPES = Object.keys(INSTANCE_TYPES) as ReadonlyA
  */
 export function projectInstance(row: InstanceRow | undefined, event: InstanceEvent, revision: bigint): InstanceRow | undefined {
   if (row && revision <= row.revision) return row;
-  const before: InstanceState = row ? { status: 'created', ...withoutRevision(row) } : initialInstanceState();
+  if (row?.deletedAt) return { ...row, revision };
+  const before: InstanceState = row ? { status: 'created', ...withoutBookkeeping(row) } : initialInstanceState();
   const after = evolveInstance(before, event);
+  if (after.status === 'deleted' && row) return { ...row, deletedAt: after.deletedAt, revision };
   if (after.status !== 'created') return undefined;
   const { status: _status, ...fields } = after;
-  return { ...fields, revision };
+  return { ...fields, revision, deletedAt: null };
 }
 
-function withoutRevision(row: InstanceRow): Omit<InstanceRow, 'revision'> {
-  const { revision: _revision, ...fields } = row;
+function withoutBookkeeping(row: InstanceRow): Omit<InstanceRow, 'revision' | 'deletedAt'> {
+  const { revision: _revision, deletedAt: _deletedAt, ...fields } = row;
   return fields;
 }

@@ -12,7 +12,9 @@ export interface Delivery {
   url: string;
   webhookId: string;
   body: string;
-  signingSecret: string;
+  /** The secrets to sign with, the current one first; during a rotation's overlap also the one it
+   * replaced (docs/api.md 8.5): one signature each, separated by a space. */
+  signingSecrets: readonly string[];
 }
 
 /** What one attempt came to. `status` 0 means no answer came; `error` then says why. */
@@ -58,7 +60,7 @@ export class WebhookSender implements OnApplicationShutdown {
     this.httpAgent.destroy();
   }
 
-  private post({ url, webhookId, body, signingSecret }: Delivery): Promise<{ status: number; retryAfterSeconds: number | null }> {
+  private post({ url, webhookId, body, signingSecrets }: Delivery): Promise<{ status: number; retryAfterSeconds: number | null }> {
     const target = new URL(url);
     const https = target.protocol === 'https:';
     if (!https && !(target.protocol === 'http:' && this.config.allowHttp)) {
@@ -76,7 +78,7 @@ export class WebhookSender implements OnApplicationShutdown {
       'user-agent': USER_AGENT,
       'webhook-id': webhookId,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': signWebhook(signingSecret, webhookId, timestamp, body),
+      'webhook-signature': signingSecrets.map((secret) => signWebhook(secret, webhookId, timestamp, body)).join(' '),
     };
     return new Promise((resolve, reject) => {
       const options = { method: 'POST', headers, lookup: this.lookup, agent: https ? this.httpsAgent : this.httpAgent };

@@ -125,8 +125,8 @@ export class Dispatcher {
       return;
     }
     if (decision?.type !== 'Send') return;
-    const { url, encryptedSigningSecret } = decision.data;
-    const result = await this.send(url, encryptedSigningSecret, notification);
+    const { url, encryptedSigningSecrets } = decision.data;
+    const result = await this.send(url, encryptedSigningSecrets, notification);
     this.metrics.latency.observe(result.durationMs / 1000);
     const events = await this.writer.run(instanceId, {
       type: 'RecordAttempt',
@@ -146,15 +146,15 @@ export class Dispatcher {
     }
   }
 
-  private async send(url: string, encryptedSecret: string, notification: OpenNotification): Promise<AttemptResult> {
-    let signingSecret: string;
+  private async send(url: string, encryptedSecrets: readonly string[], notification: OpenNotification): Promise<AttemptResult> {
+    let signingSecrets: string[];
     try {
-      signingSecret = this.secrets.open(encryptedSecret);
+      signingSecrets = encryptedSecrets.map((sealed) => this.secrets.open(sealed));
     } catch {
       // Recorded as a failed attempt so that it shows in getWebhookLogs; an operator fixes the key.
       return { status: 0, error: 'signing secret unreadable: SECRETS_KEY differs from the one it was sealed with', durationMs: 0, retryAfterSeconds: null };
     }
-    return this.sender.send({ url, webhookId: notification.webhookId, body: JSON.stringify(notification.body), signingSecret });
+    return this.sender.send({ url, webhookId: notification.webhookId, body: JSON.stringify(notification.body), signingSecrets });
   }
 
   private count(events: NotificationEvent[], result: AttemptResult): void {

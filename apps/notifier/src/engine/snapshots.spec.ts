@@ -50,6 +50,15 @@ const SHAPES: Record<number, { instance: string[]; notifications: string[]; open
     notifications: ['lastSequence', 'open'],
     open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
   },
+  // Notification kinds and signing-secret rotation (docs/api.md 8.4, 8.5).
+  2: {
+    instance: [
+      'accountEmail', 'createdAt', 'disabledReason', 'encryptedSigningSecret', 'events', 'expiresAt', 'instanceId', 'packageId',
+      'previousSigningSecret', 'status', 'tokenHash', 'webhookOn', 'webhookUrl',
+    ],
+    notifications: ['lastSequence', 'open'],
+    open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
+  },
 };
 
 describe('notifier snapshots', () => {

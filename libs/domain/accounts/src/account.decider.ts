@@ -11,7 +11,21 @@ export type RegisterAccount = {
   data: { email: string; apiKeyHash: string; now: string };
 };
 
-export type AccountCommand = RegisterAccount;
+/** Replaces the API key (docs/api.md 8.3); `apiKeyHash` is the new key's. */
+export type ResetApiKey = {
+  type: 'ResetApiKey';
+  data: { email: string; apiKeyHash: string; now: string };
+};
+
+export type AccountCommand = RegisterAccount | ResetApiKey;
+
+/** Raised when an operator resets the key of an e-mail address that has no account. */
+export class NoSuchAccount extends Error {
+  constructor(readonly email: string) {
+    super(`no account for ${email}`);
+    this.name = 'NoSuchAccount';
+  }
+}
 
 /** Raised when an operator registers an e-mail address that already has an account. */
 export class AccountAlreadyExists extends Error {
@@ -36,8 +50,12 @@ export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState>
           },
         ];
       }
+      case 'ResetApiKey':
+        // The API authenticates the old key first; an operator may name an address with no account.
+        if (state.status !== 'registered') throw new NoSuchAccount(normalizeEmail(command.data.email));
+        return [{ type: 'ApiKeyReset', data: { email: state.email, apiKeyHash: command.data.apiKeyHash, resetAt: command.data.now } }];
       default:
-        return assertNever(command.type);
+        return assertNever(command);
     }
   },
 
@@ -45,8 +63,10 @@ export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState>
     switch (event.type) {
       case 'AccountRegistered':
         return { status: 'registered', ...event.data };
+      case 'ApiKeyReset':
+        return state.status === 'registered' ? { ...state, apiKeyHash: event.data.apiKeyHash } : state;
       default:
-        return assertNever(event.type);
+        return assertNever(event);
     }
   },
 };

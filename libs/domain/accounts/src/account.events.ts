@@ -4,10 +4,16 @@ export type AccountRegistered = {
   data: { email: string; apiKeyHash: string; registeredAt: string };
 };
 
-export type AccountEvent = AccountRegistered;
+/** The account holder (or an operator) replaced the API key; the old one is refused from now. */
+export type ApiKeyReset = {
+  type: 'ApiKeyReset';
+  data: { email: string; apiKeyHash: string; resetAt: string };
+};
+
+export type AccountEvent = AccountRegistered | ApiKeyReset;
 
 export function isAccountEvent(event: { type: string }): event is AccountEvent {
-  return event.type === 'AccountRegistered';
+  return event.type === 'AccountRegistered' || event.type === 'ApiKeyReset';
 }
 
 /** Stream of one account; e-mail addresses compare case-insensitively, so the name is lowercased. */

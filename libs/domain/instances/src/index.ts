@@ -2,3 +2,4 @@ export * from './instance.events';
 export * from './instance.state';
 export * from './instance.decider';
 export * from './package-catalogue';
+export * from './notification-kinds';

@@ -19,7 +19,7 @@ const created: InstanceEvent = {
     expiresAt: '2026-01-31T00:00:00.000Z',
   },
 };
-const webhookSet = (url: string, setAt = t0): InstanceEvent => ({ type: 'WebhookSet', data: { instanceId: 'i1', url, setAt } });
+const webhookSet = (url: string, setAt = t0): InstanceEvent => ({ type: 'WebhookSet', data: { instanceId: 'i1', url, setAt, events: ['messages', 'ownMessages', 'acks'] } });
 const change = (url: string, now = '2026-01-02T00:00:00.000Z', urlRefusal?: string): InstanceCommand => ({
   type: 'ChangeWebhook',
   data: { url, now, newSigningSecret: 'enc-new', ...(urlRefusal ? { urlRefusal } : {}) },

@@ -1,7 +1,8 @@
 import { Codes, type Violation } from '@gw/contract';
-import { addDays, assertNever, maxIso, refuse, refuseIfAny, type Decider } from '@gw/domain-core';
+import { addDays, addMs, assertNever, maxIso, refuse, refuseIfAny, type Decider } from '@gw/domain-core';
 import type { InstanceEvent } from './instance.events';
-import { evolveInstance, initialInstanceState, instanceStatus, type InstanceState } from './instance.state';
+import { evolveInstance, initialInstanceState, instanceStatus, type CreatedInstance, type InstanceState } from './instance.state';
+import { canonicalKinds, DEFAULT_NOTIFICATION_KINDS, sameKinds, type NotificationKind } from './notification-kinds';
 import type { PackageDefinition } from './package-catalogue';
 
 export type CreateInstance = {
@@ -29,7 +30,27 @@ export type RenewInstance = {
  */
 export type ChangeWebhook = {
   type: 'ChangeWebhook';
-  data: { url: string; urlRefusal?: string; newSigningSecret?: string; now: string };
+  /** `events`: the kinds to notify (absent: the default set); ignored when `url` is empty. */
+  data: { url: string; urlRefusal?: string; newSigningSecret?: string; events?: readonly NotificationKind[]; now: string };
+};
+
+/** The account holder deletes the instance (docs/api.md 8.1). */
+export type DeleteInstance = {
+  type: 'DeleteInstance';
+  data: { accountEmail: string; now: string };
+};
+
+/** The account holder replaces the instance token (8.2); `tokenHash` is the new token's. */
+export type ResetInstanceToken = {
+  type: 'ResetInstanceToken';
+  data: { accountEmail: string; tokenHash: string; now: string };
+};
+
+/** The owner replaces the signing secret (8.5): `newSigningSecret` is drawn and encrypted by the
+ * caller; the previous secret keeps signing for `overlapHours`. */
+export type RotateSigningSecret = {
+  type: 'RotateSigningSecret';
+  data: { newSigningSecret: string; overlapHours: number; now: string };
 };
 
 /** The receiver answered 410 Gone to a delivery for `url`. */
@@ -38,7 +59,14 @@ export type DisableWebhookForReceiver = {
   data: { url: string; reason: string; now: string };
 };
 
-export type InstanceCommand = CreateInstance | RenewInstance | ChangeWebhook | DisableWebhookForReceiver;
+export type InstanceCommand =
+  | CreateInstance
+  | RenewInstance
+  | ChangeWebhook
+  | DisableWebhookForReceiver
+  | DeleteInstance
+  | ResetInstanceToken
+  | RotateSigningSecret;
 
 /** Raised when a freshly drawn instance id is already taken; the caller draws another. */
 export class InstanceIdTaken extends Error {
@@ -77,14 +105,19 @@ function decideCreate({ data }: CreateInstance, state: InstanceState): InstanceE
   ];
 }
 
+const noSuchInstance: Violation = { code: Codes.NoSuchInstance, field: 'instanceid', message: 'no such instance in this account' };
+
+/** Whether the account owns the instance. Another account's instance, and a deleted one, are reported
+ * exactly like a missing one (0005), so ids cannot be probed. */
+function ownedBy(state: InstanceState, accountEmail: string): state is CreatedInstance {
+  return state.status === 'created' && state.accountEmail === accountEmail;
+}
+
 function decideRenew({ data }: RenewInstance, state: InstanceState): InstanceEvent[] {
   const violations: Violation[] = [];
   const pkg = findPackage(data.packages, data.packageId);
   if (!pkg) violations.push(unknownPackage(data.packageId));
-  // Another account's instance is reported exactly like a missing one, so ids cannot be probed.
-  if (state.status !== 'created' || state.accountEmail !== data.accountEmail) {
-    violations.push({ code: Codes.NoSuchInstance, field: 'instanceid', message: 'no such instance in this account' });
-  }
+  if (!ownedBy(state, data.accountEmail)) violations.push(noSuchInstance);
   refuseIfAny(violations);
   if (state.status !== 'created' || !pkg) return [];
   return [
@@ -117,8 +150,9 @@ function decideChangeWebhook({ data }: ChangeWebhook, state: InstanceState): Ins
     if (state.webhookUrl === '' && !state.webhookOn) return [];
     return [{ type: 'WebhookCleared', data: { instanceId: state.instanceId, clearedAt: data.now } }];
   }
-  if (data.url === state.webhookUrl && state.webhookOn) return [];
-  const set: InstanceEvent = { type: 'WebhookSet', data: { instanceId: state.instanceId, url: data.url, setAt: data.now } };
+  const events = canonicalKinds(data.events ?? DEFAULT_NOTIFICATION_KINDS);
+  if (data.url === state.webhookUrl && state.webhookOn && sameKinds(events, state.events)) return [];
+  const set: InstanceEvent = { type: 'WebhookSet', data: { instanceId: state.instanceId, url: data.url, setAt: data.now, events } };
   if (state.encryptedSigningSecret !== null) return [set];
   if (data.newSigningSecret === undefined) throw new Error('ChangeWebhook: a first registration needs newSigningSecret');
   return [
@@ -147,6 +181,39 @@ function decideDisable({ data }: DisableWebhookForReceiver, state: InstanceState
   ];
 }
 
+function decideDelete({ data }: DeleteInstance, state: InstanceState): InstanceEvent[] {
+  if (!ownedBy(state, data.accountEmail)) return refuse(noSuchInstance);
+  return [{ type: 'InstanceDeleted', data: { instanceId: state.instanceId, deletedAt: data.now } }];
+}
+
+function decideResetToken({ data }: ResetInstanceToken, state: InstanceState): InstanceEvent[] {
+  // An expired instance too: its owner may need the token to renew and read its history.
+  if (!ownedBy(state, data.accountEmail)) return refuse(noSuchInstance);
+  return [{ type: 'InstanceTokenReset', data: { instanceId: state.instanceId, tokenHash: data.tokenHash, resetAt: data.now } }];
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+function decideRotate({ data }: RotateSigningSecret, state: InstanceState): InstanceEvent[] {
+  if (state.status !== 'created') {
+    return refuse({ code: Codes.InstanceAuthFailed, field: 'token', message: 'unknown instanceid or wrong token' });
+  }
+  if (instanceStatus(state.expiresAt, data.now) === 'expired') {
+    return refuse({ code: Codes.InstanceExpired, field: 'instanceid', message: 'the instance has expired; renew it first' });
+  }
+  return [
+    {
+      type: 'SigningSecretRotated',
+      data: {
+        instanceId: state.instanceId,
+        encryptedSecret: data.newSigningSecret,
+        rotatedAt: data.now,
+        previousValidUntil: state.encryptedSigningSecret === null ? null : addMs(data.now, data.overlapHours * HOUR_MS),
+      },
+    },
+  ];
+}
+
 export const instanceDecider: Decider<InstanceCommand, InstanceEvent, InstanceState> = {
   initialState: initialInstanceState,
   evolve: evolveInstance,
@@ -160,6 +227,12 @@ export const instanceDecider: Decider<InstanceCommand, InstanceEvent, InstanceSt
         return decideChangeWebhook(command, state);
       case 'DisableWebhookForReceiver':
         return decideDisable(command, state);
+      case 'DeleteInstance':
+        return decideDelete(command, state);
+      case 'ResetInstanceToken':
+        return decideResetToken(command, state);
+      case 'RotateSigningSecret':
+        return decideRotate(command, state);
       default:
         return assertNever(command);
     }

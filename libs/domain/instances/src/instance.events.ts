@@ -1,3 +1,5 @@
+import type { NotificationKind } from './notification-kinds';
+
 /** Events of one instance's stream (`instance-{instanceId}`). Tokens are recorded only as hashes. */
 export type InstanceCreated = {
   type: 'InstanceCreated';
@@ -16,10 +18,11 @@ export type InstanceRenewed = {
   data: { instanceId: string; packageId: string; renewedAt: string; expiresAt: string };
 };
 
-/** A URL was registered; delivery is on from now. */
+/** A URL was registered, or the kinds notified for it changed; delivery is on from now. `events`
+ * is absent in events written before kinds existed: the default set. */
 export type WebhookSet = {
   type: 'WebhookSet';
-  data: { instanceId: string; url: string; setAt: string };
+  data: { instanceId: string; url: string; setAt: string; events?: NotificationKind[] };
 };
 
 /** The owner registered an empty URL; delivery is off. */
@@ -41,21 +44,47 @@ export type SigningSecretIssued = {
   data: { instanceId: string; encryptedSecret: string; issuedAt: string };
 };
 
+/** A new signing secret replaced the current one (or is the first, `previousValidUntil` null). The
+ * previous one still signs, second, until `previousValidUntil`. Recorded only encrypted. */
+export type SigningSecretRotated = {
+  type: 'SigningSecretRotated';
+  data: { instanceId: string; encryptedSecret: string; rotatedAt: string; previousValidUntil: string | null };
+};
+
+/** A new instance token replaced the old one, which is refused from now; only its hash is recorded. */
+export type InstanceTokenReset = {
+  type: 'InstanceTokenReset';
+  data: { instanceId: string; tokenHash: string; resetAt: string };
+};
+
+/** The account holder deleted the instance: its token is refused everywhere, nothing more is
+ * notified, and what was pending is cancelled. The history stays. */
+export type InstanceDeleted = {
+  type: 'InstanceDeleted';
+  data: { instanceId: string; deletedAt: string };
+};
+
 export type InstanceEvent =
   | InstanceCreated
   | InstanceRenewed
   | SigningSecretIssued
+  | SigningSecretRotated
   | WebhookSet
   | WebhookCleared
-  | WebhookDisabledByReceiver;
+  | WebhookDisabledByReceiver
+  | InstanceTokenReset
+  | InstanceDeleted;
 
 const INSTANCE_EVENT_TYPES: ReadonlySet<string> = new Set<InstanceEvent['type']>([
   'InstanceCreated',
   'InstanceRenewed',
   'SigningSecretIssued',
+  'SigningSecretRotated',
   'WebhookSet',
   'WebhookCleared',
   'WebhookDisabledByReceiver',
+  'InstanceTokenReset',
+  'InstanceDeleted',
 ]);
 
 /** True for the event types this version knows; newer types are skipped by older readers. */

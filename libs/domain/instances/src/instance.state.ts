@@ -1,5 +1,6 @@
 import { assertNever, isBefore } from '@gw/domain-core';
 import type { InstanceEvent } from './instance.events';
+import { canonicalKinds, DEFAULT_NOTIFICATION_KINDS, type NotificationKind } from './notification-kinds';
 
 export type InstanceState =
   | { status: 'none' }
@@ -16,9 +17,14 @@ export type InstanceState =
       /** Whether the owner (and the receiver) want delivery; expiry is applied on top. */
       webhookOn: boolean;
       disabledReason: string | null;
-      /** The webhook signing secret, encrypted; null until the first registration. */
+      /** The webhook signing secret, encrypted; null until the first registration (or rotation). */
       encryptedSigningSecret: string | null;
-    };
+      /** The secret a rotation replaced, which still signs (second) until `validUntil`. */
+      previousSigningSecret: { encrypted: string; validUntil: string } | null;
+      /** The notification kinds chosen, in canonical order (kept while no URL is registered). */
+      events: NotificationKind[];
+    }
+  | { status: 'deleted'; instanceId: string; accountEmail: string; deletedAt: string };
 
 export type CreatedInstance = Extract<InstanceState, { status: 'created' }>;
 
@@ -34,6 +40,8 @@ export function evolveInstance(state: InstanceState, event: InstanceEvent): Inst
         webhookOn: false,
         disabledReason: null,
         encryptedSigningSecret: null,
+        previousSigningSecret: null,
+        events: [...DEFAULT_NOTIFICATION_KINDS],
       };
     case 'InstanceRenewed':
       if (state.status !== 'created') return state;
@@ -41,15 +49,37 @@ export function evolveInstance(state: InstanceState, event: InstanceEvent): Inst
     case 'SigningSecretIssued':
       if (state.status !== 'created') return state;
       return { ...state, encryptedSigningSecret: event.data.encryptedSecret };
+    case 'SigningSecretRotated':
+      if (state.status !== 'created') return state;
+      return {
+        ...state,
+        encryptedSigningSecret: event.data.encryptedSecret,
+        previousSigningSecret:
+          state.encryptedSigningSecret !== null && event.data.previousValidUntil !== null
+            ? { encrypted: state.encryptedSigningSecret, validUntil: event.data.previousValidUntil }
+            : null,
+      };
     case 'WebhookSet':
       if (state.status !== 'created') return state;
-      return { ...state, webhookUrl: event.data.url, webhookOn: true, disabledReason: null };
+      return {
+        ...state,
+        webhookUrl: event.data.url,
+        webhookOn: true,
+        disabledReason: null,
+        events: canonicalKinds(event.data.events ?? DEFAULT_NOTIFICATION_KINDS),
+      };
     case 'WebhookCleared':
       if (state.status !== 'created') return state;
       return { ...state, webhookUrl: '', webhookOn: false, disabledReason: null };
     case 'WebhookDisabledByReceiver':
       if (state.status !== 'created') return state;
       return { ...state, webhookOn: false, disabledReason: event.data.reason };
+    case 'InstanceTokenReset':
+      if (state.status !== 'created') return state;
+      return { ...state, tokenHash: event.data.tokenHash };
+    case 'InstanceDeleted':
+      if (state.status !== 'created') return state;
+      return { status: 'deleted', instanceId: state.instanceId, accountEmail: state.accountEmail, deletedAt: event.data.deletedAt };
     default:
       return assertNever(event);
   }
@@ -63,4 +93,12 @@ export function instanceStatus(expiresAt: string, now: string): 'active' | 'expi
 /** Delivery is effectively on only while a URL is registered, wanted, and the instance is active. */
 export function deliveryEnabled(state: CreatedInstance, now: string): boolean {
   return state.webhookOn && state.webhookUrl !== '' && instanceStatus(state.expiresAt, now) === 'active';
+}
+
+/** The secrets a notification is signed with at `now`: the current one, then the one a rotation
+ * replaced while its overlap lasts (docs/api.md 8.5). Empty before the first secret. */
+export function signingSecretsAt(state: CreatedInstance, now: string): string[] {
+  if (state.encryptedSigningSecret === null) return [];
+  const previous = state.previousSigningSecret;
+  return previous && isBefore(now, previous.validUntil) ? [state.encryptedSigningSecret, previous.encrypted] : [state.encryptedSigningSecret];
 }

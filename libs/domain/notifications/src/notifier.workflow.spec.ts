@@ -26,6 +26,7 @@ const ack = { id: 'm1', chatId: 'c@c.us', status: 'read' as const, time: 1767225
 const traffic = (event: InboxEvent, sourceEventId = 'ev-1'): NotifierInput => ({ type: 'TrafficRecorded', data: { sourceEventId, event } });
 const messageAt = (receivedAt: string) => traffic({ type: 'MessageReceived', data: { instanceId: I, message, receivedAt } });
 const ackAt = (receivedAt: string) => traffic({ type: 'AckReceived', data: { instanceId: I, ack, receivedAt } }, 'ev-2');
+const due = (now: string): NotifierInput => ({ type: 'AttemptDue', data: { instanceId: I, now } });
 
 describe('the notifier workflow: recorded traffic', () => {
   it('notifies a message recorded while delivery is on for an active instance', () => {
@@ -70,11 +71,10 @@ describe('the notifier workflow: delivery switched off', () => {
 });
 
 describe('the notifier workflow: attempts', () => {
-  const due = (now: string): NotifierInput => ({ type: 'AttemptDue', data: { instanceId: I, now } });
 
   it('sends a due notification to the URL registered now, with the sealed secret', () => {
     const moved = recorded({ type: 'WebhookSet', data: { instanceId: I, url: 'https://moved.example/hook', setAt: later } }, later);
-    spec.given([created, secret, set, moved]).when(due(later)).then([{ type: 'Send', data: { url: 'https://moved.example/hook', encryptedSigningSecret: 'sealed' } }]);
+    spec.given([created, secret, set, moved]).when(due(later)).then([{ type: 'Send', data: { url: 'https://moved.example/hook', encryptedSigningSecrets: ['sealed'] } }]);
   });
 
   it('cancels instead of sending once delivery is off or the instance has expired, saying which', () => {
@@ -87,5 +87,32 @@ describe('the notifier workflow: attempts', () => {
     const answered = (status: number): NotifierInput => ({ type: 'ReceiverAnswered', data: { url, status, now: later } });
     spec.given([created, secret, set]).when(answered(410)).then([{ type: 'DisableWebhookForReceiver', data: { url, reason: GONE_REASON, now: later } }]);
     for (const status of [200, 204, 301, 404, 429, 500, 0]) spec.given([created, secret, set]).when(answered(status)).then([]);
+  });
+});
+
+describe('the notifier workflow: self-service (docs/api.md 8.1, 8.4, 8.5)', () => {
+  const withKinds = (...events: Array<'messages' | 'ownMessages' | 'acks' | 'instance'>) =>
+    recorded({ type: 'WebhookSet', data: { instanceId: I, url, setAt: t0, events } });
+  const own = traffic({ type: 'MessageReceived', data: { instanceId: I, message: { ...message, fromMe: true }, receivedAt: later } }, 'ev-3');
+
+  it('notifies only the kinds the owner chose, each judged by its own kind', () => {
+    spec.given([created, secret, withKinds('ownMessages')]).when(own).then([{ type: 'Notify', data: { item: { sourceEventId: 'ev-3', message: { ...message, fromMe: true } } } }]);
+    spec.given([created, secret, withKinds('ownMessages')]).when(messageAt(later)).then([]);
+    spec.given([created, secret, withKinds('messages', 'instance')]).when(own).then([]);
+    spec.given([created, secret, withKinds('messages')]).when(ackAt(later)).then([]);
+    spec.given([created, secret, withKinds('acks')]).when(ackAt(later)).then([{ type: 'Notify', data: { item: { sourceEventId: 'ev-2', ack } } }]);
+  });
+
+  it('cancels what is pending when the instance is deleted, and notifies nothing after', () => {
+    const deleted = recorded({ type: 'InstanceDeleted', data: { instanceId: I, deletedAt: later } }, later);
+    spec.given([created, secret, set]).when(deleted).then([{ type: 'CancelPending', data: { instanceId: I, reason: 'the instance was deleted', now: later } }]);
+    spec.given([created, secret, set, deleted]).when(messageAt(later)).then([]);
+    spec.given([created, secret, set, deleted]).when(due(later)).then([{ type: 'CancelPending', data: { instanceId: I, reason: 'the instance was deleted', now: later } }]);
+  });
+
+  it('signs with the new secret and the one it replaced while the overlap lasts', () => {
+    const rotated = recorded({ type: 'SigningSecretRotated', data: { instanceId: I, encryptedSecret: 'sealed-2', rotatedAt: t0, previousValidUntil: later } });
+    spec.given([created, secret, set, rotated]).when(due('2026-01-01T12:00:00.000Z')).then([{ type: 'Send', data: { url, encryptedSigningSecrets: ['sealed-2', 'sealed'] } }]);
+    spec.given([created, secret, set, rotated]).when(due(later)).then([{ type: 'Send', data: { url, encryptedSigningSecrets: ['sealed-2'] } }]);
   });
 });

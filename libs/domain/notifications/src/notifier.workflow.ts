@@ -5,7 +5,9 @@ import {
   evolveInstance,
   initialInstanceState,
   instanceStatus,
+  signingSecretsAt,
   type DisableWebhookForReceiver,
+  type NotificationKind,
   type InstanceEvent,
   type InstanceState,
 } from '@gw/domain-instances';
@@ -29,8 +31,8 @@ export type NotifierOutput =
   | { type: 'Notify'; data: { item: NotifiableItem } }
   /** Cancel every pending notification of the instance (a command of the notifications decider). */
   | CancelPending
-  /** Send the due notification to this URL, signed with this (sealed) secret. */
-  | { type: 'Send'; data: { url: string; encryptedSigningSecret: string } }
+  /** Send the due notification to this URL, signed with these (sealed) secrets, the current first. */
+  | { type: 'Send'; data: { url: string; encryptedSigningSecrets: string[] } }
   /** Switch the instance's delivery off: its receiver answered 410 Gone (an instance command). */
   | DisableWebhookForReceiver;
 
@@ -56,14 +58,18 @@ export const notifierWorkflow: Workflow<NotifierInput, NotifierOutput, InstanceS
         const { event, sourceEventId } = input.data;
         // Whether it is notified is judged at the moment it was recorded, not when the notifier sees it.
         if (state.status !== 'created' || !deliveryEnabled(state, event.data.receivedAt)) return [];
+        // Only the kinds the owner chose are notified (docs/api.md 8.4), as chosen when it was recorded.
+        if (!state.events.includes(kindOf(event))) return [];
         const item: NotifiableItem = event.type === 'MessageReceived' ? { sourceEventId, message: event.data.message } : { sourceEventId, ack: event.data.ack };
         return [{ type: 'Notify', data: { item } }];
       }
       case 'AttemptDue': {
         const { instanceId, now } = input.data;
-        if (state.status === 'created' && deliveryEnabled(state, now) && state.encryptedSigningSecret) {
-          return [{ type: 'Send', data: { url: state.webhookUrl, encryptedSigningSecret: state.encryptedSigningSecret } }];
+        const secrets = state.status === 'created' ? signingSecretsAt(state, now) : [];
+        if (state.status === 'created' && deliveryEnabled(state, now) && secrets.length > 0) {
+          return [{ type: 'Send', data: { url: state.webhookUrl, encryptedSigningSecrets: secrets } }];
         }
+        if (state.status === 'deleted') return [cancel(instanceId, DELETED_REASON, now)];
         const expired = state.status === 'created' && instanceStatus(state.expiresAt, now) === 'expired';
         return [cancel(instanceId, expired ? 'the instance expired' : 'delivery is off', now)];
       }
@@ -77,6 +83,14 @@ export const notifierWorkflow: Workflow<NotifierInput, NotifierOutput, InstanceS
   },
 };
 
+const DELETED_REASON = 'the instance was deleted';
+
+/** The kind a recorded item is notified as. */
+function kindOf(event: InboxEvent): NotificationKind {
+  if (event.type === 'AckReceived') return 'acks';
+  return event.data.message.fromMe ? 'ownMessages' : 'messages';
+}
+
 const cancel = (instanceId: string, reason: string, now: string): CancelPending => ({ type: 'CancelPending', data: { instanceId, reason, now } });
 
 /** Why an instance event switches delivery off, judged on the state before it; null when it does not. */
@@ -86,6 +100,8 @@ function switchedOffBy(before: InstanceState, event: InstanceEvent): string | nu
       return 'delivery was switched off';
     case 'WebhookDisabledByReceiver':
       return 'the receiver switched delivery off (410 Gone)';
+    case 'InstanceDeleted':
+      return DELETED_REASON;
     case 'InstanceRenewed':
       // A renewal after expiry: the expiry cancelled what was pending, even if no attempt noticed it.
       return before.status === 'created' && instanceStatus(before.expiresAt, event.data.renewedAt) === 'expired' ? 'the instance expired' : null;

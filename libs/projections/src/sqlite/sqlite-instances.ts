@@ -15,6 +15,10 @@ CREATE TABLE IF NOT EXISTS instances (
   webhook_on      INTEGER NOT NULL,
   disabled_reason TEXT,
   signing_secret  TEXT,
+  previous_secret TEXT,
+  previous_until  TEXT,
+  events          TEXT NOT NULL,
+  deleted_at      TEXT,
   revision        INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS instances_by_account ON instances (account_email, created_at, instance_id);
@@ -34,6 +38,10 @@ interface Row {
   webhook_on: bigint;
   disabled_reason: string | null;
   signing_secret: string | null;
+  previous_secret: string | null;
+  previous_until: string | null;
+  events: string;
+  deleted_at: string | null;
   revision: bigint;
 }
 
@@ -45,16 +53,22 @@ export class SqliteInstances implements InstancesQuery {
   constructor(private readonly db: Database.Database) {
     this.statements = {
       find: db.prepare<[string], Row>('SELECT * FROM instances WHERE instance_id = ?'),
-      byAccount: db.prepare<[string], Row>('SELECT * FROM instances WHERE account_email = ? ORDER BY created_at, instance_id'),
+      byAccount: db.prepare<[string], Row>(
+        'SELECT * FROM instances WHERE account_email = ? AND deleted_at IS NULL ORDER BY created_at, instance_id',
+      ),
       upsert: db.prepare(
         `INSERT INTO instances (instance_id, account_email, package_id, token_hash, created_at, expires_at,
-           webhook_url, webhook_on, disabled_reason, signing_secret, revision)
+           webhook_url, webhook_on, disabled_reason, signing_secret, previous_secret, previous_until, events,
+           deleted_at, revision)
          VALUES (@instanceId, @accountEmail, @packageId, @tokenHash, @createdAt, @expiresAt,
-           @webhookUrl, @webhookOn, @disabledReason, @encryptedSigningSecret, @revision)
-         ON CONFLICT (instance_id) DO UPDATE SET package_id = excluded.package_id,
+           @webhookUrl, @webhookOn, @disabledReason, @encryptedSigningSecret, @previousSecret, @previousUntil,
+           @events, @deletedAt, @revision)
+         ON CONFLICT (instance_id) DO UPDATE SET package_id = excluded.package_id, token_hash = excluded.token_hash,
            expires_at = excluded.expires_at, webhook_url = excluded.webhook_url,
            webhook_on = excluded.webhook_on, disabled_reason = excluded.disabled_reason,
-           signing_secret = excluded.signing_secret, revision = excluded.revision`,
+           signing_secret = excluded.signing_secret, previous_secret = excluded.previous_secret,
+           previous_until = excluded.previous_until, events = excluded.events, deleted_at = excluded.deleted_at,
+           revision = excluded.revision`,
       ),
     };
   }
@@ -66,7 +80,7 @@ export class SqliteInstances implements InstancesQuery {
     for (const event of events) {
       if (!isInstanceEvent(event)) continue;
       const id = event.streamName.slice(INSTANCE_STREAM_PREFIX.length);
-      const current = touched.has(id) ? touched.get(id) : this.findInstance(id);
+      const current = touched.has(id) ? touched.get(id) : this.anyInstance(id);
       touched.set(id, projectInstance(current, event, event.revision));
     }
     for (const row of touched.values()) if (row) this.statements.upsert.run(toParams(row));
@@ -77,9 +91,15 @@ export class SqliteInstances implements InstancesQuery {
     for (const id of instanceIds) this.cache.delete(id);
   }
 
-  /** An instance's row. Rows are cached in memory (bounded): every status read looks one up, and
-   * only `apply` changes them, and what it touches is forgotten. */
+  /** An instance's row, unless it was deleted. */
   findInstance(instanceId: string): InstanceRow | undefined {
+    const row = this.anyInstance(instanceId);
+    return row?.deletedAt ? undefined : row;
+  }
+
+  /** An instance's row, tombstones included. Rows are cached in memory (bounded): every status read
+   * looks one up, and only `apply` changes them, and what it touches is forgotten. */
+  private anyInstance(instanceId: string): InstanceRow | undefined {
     const cached = this.cache.get(instanceId);
     if (cached) return cached;
     const stored = this.statements.find.get(instanceId);
@@ -113,10 +133,20 @@ function fromRow(row: Row): InstanceRow {
     webhookOn: row.webhook_on === 1n,
     disabledReason: row.disabled_reason,
     encryptedSigningSecret: row.signing_secret,
+    previousSigningSecret: row.previous_secret !== null && row.previous_until !== null ? { encrypted: row.previous_secret, validUntil: row.previous_until } : null,
+    events: JSON.parse(row.events) as InstanceRow['events'],
+    deletedAt: row.deleted_at,
     revision: row.revision,
   };
 }
 
 function toParams(row: InstanceRow): Record<string, unknown> {
-  return { ...row, webhookOn: row.webhookOn ? 1 : 0 };
+  const { previousSigningSecret, events, ...fields } = row;
+  return {
+    ...fields,
+    webhookOn: row.webhookOn ? 1 : 0,
+    previousSecret: previousSigningSecret?.encrypted ?? null,
+    previousUntil: previousSigningSecret?.validUntil ?? null,
+    events: JSON.stringify(events),
+  };
 }
