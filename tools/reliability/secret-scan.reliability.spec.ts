@@ -75,6 +75,9 @@ describe('no secret in clear after a hostile run of the API and the notifier', (
       const registered = expectSuccess(await postJson(api.apiUrl, '/webhook', { ...pick(instance), webhookUrl: receiver.url(`/hook/${i}`) }));
       keep('signing secret', registered.signingSecret);
     }
+    // A rotation (docs/api.md 8.5), the token in the query string: its new secret signs a1's
+    // deliveries first, the replaced one second, and both must stay out of the store and the logs.
+    keep('rotated signing secret', expectSuccess(await get(api.apiUrl, '/rotateSigningSecret', pick(a1))).signingSecret);
 
     // Secrets where clients put them, in requests that are refused.
     const { accountUrl: acct, apiUrl: inst, internalUrl: ingest } = api;
@@ -82,6 +85,7 @@ describe('no secret in clear after a hostile run of the API and the notifier', (
     await refused('wrong token in the query', `${inst}/getWebhookStatus?${q({ instanceid: a1.instanceid, token: b1.token })}`);
     await refused('wrong token in JSON', `${inst}/getWebhookLogs`, json({ instanceid: a2.instanceid, token: a1.token }));
     await refused('wrong token in a form', `${inst}/webhook`, form(q({ instanceid: b1.instanceid, token: a2.token, webhookUrl: '' })));
+    await refused('rotation with a wrong token', `${inst}/rotateSigningSecret`, json({ instanceid: a1.instanceid, token: a2.token }));
     await refused('repeated token in the query', `${inst}/getWebhookStatus?instanceid=${a1.instanceid}&token=${a1.token}&token=${b1.token}`);
     await refused('repeated token in a form', `${inst}/getWebhookStatus`, form(`instanceid=${a1.instanceid}&token=${a1.token}&token=${a1.token}`));
     await refused('repeated token in JSON', `${inst}/getWebhookStatus`, json(`{"instanceid":"${a1.instanceid}","token":"${a1.token}","token":"${a2.token}"}`));
@@ -111,6 +115,22 @@ describe('no secret in clear after a hostile run of the API and the notifier', (
     expectSuccess(await request(`${inst}/getWebhookStatus?${q({ token: b1.token })}`, json(pick(a1))));
     expectSuccess(await get(acct, '/listInstances', { email: ann.email, apikey: ann.apikey }));
     expectSuccess(await get(acct, '/renewInstance', { email: bob.email, apikey: bob.apikey, instanceid: b1.instanceid, packageid: 'monthly' }));
+
+    // Self-service (docs/api.md 8.1 to 8.3): the tokens and keys it issues, in answers and by the
+    // operator CLI, and the ones it retires, must stay out of the store and the logs too.
+    const doomed = expectSuccess(await get(acct, '/newInstance', { email: ann.email, token: ann.apikey, packageid: 'trial' }));
+    keep('instance token', doomed.token);
+    await refused('deleteInstance with a wrong key', `${acct}/deleteInstance?${q({ email: ann.email, apikey: bob.apikey, instanceid: doomed.instanceid })}`);
+    expectSuccess(await get(acct, '/deleteInstance', { email: ann.email, apikey: ann.apikey, instanceid: doomed.instanceid }));
+    await refused('the token of a deleted instance', `${inst}/getWebhookStatus`, json(pick(doomed)));
+    await refused('resetInstanceToken with a wrong key', `${acct}/resetInstanceToken?${q({ email: bob.email, apikey: ann.apikey, instanceid: b1.instanceid })}`);
+    keep('reset instance token', expectSuccess(await get(acct, '/resetInstanceToken', { email: ann.email, apikey: ann.apikey, instanceid: a2.instanceid })).token);
+    await refused('a token replaced by a reset', `${inst}/getWebhookLogs?${q(pick(a2))}`);
+    keep('reset API key', expectSuccess(await get(acct, '/resetApiKey', { email: bob.email, apikey: bob.apikey })).apikey);
+    await refused('an API key replaced by a reset', `${acct}/resetApiKey?${q({ email: bob.email, apikey: bob.apikey })}`);
+    const operatorReset = runOps(api.dataDir, ['accounts', 'reset-key', '--email', ann.email], common);
+    expect(operatorReset.status).toBe(0);
+    keep('reset API key', JSON.parse(operatorReset.stdout).apikey);
 
     // Signed deliveries with failures and retries, across a SIGKILL of each process.
     const ingestMessages = (from: number, to: number) =>
@@ -145,8 +165,11 @@ describe('no secret in clear after a hostile run of the API and the notifier', (
     api?.removeData();
   });
 
-  it('issues 2 API keys, 3 instance tokens and 3 signing secrets, and signs every delivery with the instance\'s secret', () => {
-    expect(secrets.map((s) => s.kind).sort()).toEqual(['API key', 'API key', 'instance token', 'instance token', 'instance token', 'signing secret', 'signing secret', 'signing secret']);
+  it('issues 2 API keys and 2 more by resets, 4 instance tokens and 1 more by a reset, 3 signing secrets plus a rotated one, and signs every delivery with the instance\'s secrets', () => {
+    expect(secrets.map((s) => s.kind).sort()).toEqual([
+      'API key', 'API key', 'instance token', 'instance token', 'instance token', 'instance token', 'reset API key', 'reset API key', 'reset instance token',
+      'rotated signing secret', 'signing secret', 'signing secret', 'signing secret',
+    ]);
     // Failures and retries are included, so that their logs are searched too: some first attempts
     // were answered 500 and retried (more requests than notifications), whatever the batching.
     expect(receiver.requests.filter((r) => r.behaviour.kind === 'status').length).toBeGreaterThan(0);
@@ -161,6 +184,12 @@ describe('no secret in clear after a hostile run of the API and the notifier', (
       }
     });
     expect(unsigned).toHaveLength(0);
+    // a1 was rotated before any traffic: its new secret alone verifies each of its deliveries too.
+    const rotated = new Webhook(secrets.find((s) => s.kind === 'rotated signing secret')!.value);
+    const toA1 = receiver.requests.filter((r) => r.path === '/hook/0');
+    expect(toA1.length).toBeGreaterThan(0);
+    expect(toA1.filter((r) => String(r.headers['webhook-signature']).split(' ').length !== 2)).toEqual([]);
+    expect(toA1.filter((r) => !verifies(rotated, r.rawBody, r.headers as Record<string, string>))).toEqual([]);
   });
 
   it('delivers every message once in sequence order across the SIGKILLs, batched or not', () => {
@@ -209,6 +238,15 @@ describe('no secret in clear after a hostile run of the API and the notifier', (
     expect(findSecrets(keyMaterial, { texts })).toEqual([]);
   });
 });
+
+function verifies(webhook: Webhook, body: string, headers: Record<string, string>): boolean {
+  try {
+    webhook.verify(body, headers);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function pick(instance: Instance): Instance {
   return { instanceid: instance.instanceid, token: instance.token };

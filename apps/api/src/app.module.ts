@@ -6,11 +6,14 @@ import { configModule, NestLoggingModule } from '@gw/nest-app';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import { AccountAuthenticator } from './accounts/account-authenticator';
+import { ResetApiKeyHandler } from './accounts/reset-api-key/reset-api-key.handler';
 import { Dispatcher } from './http/dispatcher';
 import { FailureAnswers } from './http/failure-answers';
 import { CreateInstanceHandler } from './instances/create-instance/create-instance.handler';
+import { DeleteInstanceHandler } from './instances/delete-instance/delete-instance.handler';
 import { ListInstancesHandler } from './instances/list-instances/list-instances.handler';
 import { RenewInstanceHandler } from './instances/renew-instance/renew-instance.handler';
+import { ResetInstanceTokenHandler } from './instances/reset-instance-token/reset-instance-token.handler';
 import { RecordInboundHandler } from './ingest/record-inbound.handler';
 import { ApiMetrics } from './metrics/api-metrics';
 import { StoreMetrics } from './metrics/store-metrics';
@@ -23,10 +26,13 @@ import { EVENT_STORE, LOGGER } from './shared/tokens';
 import { ChangeWebhookHandler } from './webhooks/change-webhook/change-webhook.handler';
 import { GetWebhookStatusHandler } from './webhooks/get-webhook-status/get-webhook-status.handler';
 import { InstanceAuthenticator } from './webhooks/instance-authenticator';
+import { RotateSigningSecretHandler } from './webhooks/rotate-signing-secret/rotate-signing-secret.handler';
 import { WebhookTargetPolicy } from './webhooks/webhook-target-policy';
 import { WebhookUrlFormConstraint } from './webhooks/webhook-url-form.constraint';
 
-const CommandHandlers = [CreateInstanceHandler, RenewInstanceHandler, ChangeWebhookHandler, RecordInboundHandler];
+/** docs/api.md 8.1 to 8.3: the account holder's self-service. */
+const SelfServiceHandlers = [DeleteInstanceHandler, ResetInstanceTokenHandler, ResetApiKeyHandler];
+const CommandHandlers = [CreateInstanceHandler, RenewInstanceHandler, ChangeWebhookHandler, RecordInboundHandler, RotateSigningSecretHandler];
 const QueryHandlers = [ListInstancesHandler, GetWebhookStatusHandler, GetWebhookLogsHandler];
 
 /** The API's application: handlers, read models, limits, and the dispatcher the HTTP pipeline
@@ -61,6 +67,7 @@ export class AppModule {
         WebhookTargetPolicy,
         WebhookUrlFormConstraint,
         ...CommandHandlers,
+        ...SelfServiceHandlers,
         ...QueryHandlers,
       ],
     };

@@ -47,6 +47,7 @@ describe('nothing acknowledged is lost', () => {
       webhookUrl: 'https://8.8.8.8/after-kill',
       enabled: true,
       instanceStatus: 'active',
+      events: ['messages', 'ownMessages', 'acks'],
       signingSecret: registered.signingSecret,
     });
   });

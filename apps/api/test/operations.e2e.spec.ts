@@ -6,7 +6,9 @@ import { expectFailure, expectSuccess, get, postForm, postJson, request, type An
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DAY_MS = 86_400_000;
 const DURATION_DAYS: Record<string, number> = { trial: 3, monthly: 30, annual: 365 };
-const LISTED_KEYS = ['createdAt', 'expiresAt', 'instanceid', 'packageid', 'status', 'webhookEnabled', 'webhookUrl'];
+const LISTED_KEYS = ['createdAt', 'events', 'expiresAt', 'instanceid', 'packageid', 'status', 'webhookEnabled', 'webhookUrl'];
+/** The notification kinds of an instance that never chose any (docs/api.md 8.4). */
+const DEFAULT_EVENTS = ['messages', 'ownMessages', 'acks'];
 
 type Account = { email: string; apikey: string };
 type Instance = { instanceid: string; token: string };
@@ -115,6 +117,7 @@ describe('operations (docs/api.md section 4)', () => {
           status: 'active',
           webhookUrl: '',
           webhookEnabled: false,
+          events: DEFAULT_EVENTS,
         });
       });
       for (const secret of [...mine.map((i) => i.token), theirs.token, owner.apikey]) expect(answer.text).not.toContain(secret);
@@ -139,8 +142,8 @@ describe('operations (docs/api.md section 4)', () => {
       const viaAccountHost = (webhookUrl: string) =>
         get(api.accountUrl, '/webhook', { instanceid: instance.instanceid, token: instance.token, webhookUrl });
       const on = expectSuccess(await viaAccountHost('https://8.8.8.8/account-host'));
-      expectKeys(on, ['success', 'webhookUrl', 'enabled']);
-      expect(on).toMatchObject({ webhookUrl: 'https://8.8.8.8/account-host', enabled: true });
+      expectKeys(on, ['success', 'webhookUrl', 'enabled', 'events']);
+      expect(on).toMatchObject({ webhookUrl: 'https://8.8.8.8/account-host', enabled: true, events: DEFAULT_EVENTS });
       expect(await status(instance)).toMatchObject({ webhookUrl: 'https://8.8.8.8/account-host', enabled: true, instanceStatus: 'active' });
       expect(expectSuccess(await viaAccountHost(''))).toMatchObject({ webhookUrl: '', enabled: false });
       expect(await status(instance)).toMatchObject({ webhookUrl: '', enabled: false });
@@ -169,10 +172,10 @@ describe('operations (docs/api.md section 4)', () => {
       const creds = { instanceid: instance.instanceid, token: instance.token };
       const url = `https://8.8.8.8/forms/${encodeURIComponent(name)}`;
       const on = expectSuccess(await send('/webhook', { ...creds, webhookUrl: url }));
-      expectKeys(on, ['success', 'webhookUrl', 'enabled']);
-      expect(on).toMatchObject({ webhookUrl: url, enabled: true });
+      expectKeys(on, ['success', 'webhookUrl', 'enabled', 'events']);
+      expect(on).toMatchObject({ webhookUrl: url, enabled: true, events: DEFAULT_EVENTS });
       const seen = expectSuccess(await send('/getWebhookStatus', creds));
-      expectKeys(seen, ['success', 'webhookUrl', 'enabled', 'instanceStatus']);
+      expectKeys(seen, ['success', 'webhookUrl', 'enabled', 'instanceStatus', 'events']);
       expect(seen).toMatchObject({ webhookUrl: url, enabled: true, instanceStatus: 'active' });
       expect(expectSuccess(await send('/webhook', { ...creds, webhookUrl: '' }))).toMatchObject({ webhookUrl: '', enabled: false });
       expect(expectSuccess(await send('/getWebhookStatus', creds))).toMatchObject({ webhookUrl: '', enabled: false });
@@ -200,8 +203,8 @@ describe('operations (docs/api.md section 4)', () => {
     it('a new instance has no webhook: empty URL, delivery off, instance active', async () => {
       const instance = await newInstance(account());
       const body = await status(instance);
-      expectKeys(body, ['success', 'webhookUrl', 'enabled', 'instanceStatus']);
-      expect(body).toMatchObject({ webhookUrl: '', enabled: false, instanceStatus: 'active' });
+      expectKeys(body, ['success', 'webhookUrl', 'enabled', 'instanceStatus', 'events']);
+      expect(body).toMatchObject({ webhookUrl: '', enabled: false, instanceStatus: 'active', events: DEFAULT_EVENTS });
     });
 
     it('stores and returns the URL exactly as sent (port, case, query string, escapes)', async () => {
@@ -230,7 +233,7 @@ describe('operations (docs/api.md section 4)', () => {
       expect(await setWebhook(instance, '')).toMatchObject({ webhookUrl: '', enabled: false });
       await setWebhook(instance, 'https://8.8.8.8/on');
       const off = await setWebhook(instance, '');
-      expectKeys(off, ['success', 'webhookUrl', 'enabled']);
+      expectKeys(off, ['success', 'webhookUrl', 'enabled', 'events']);
       expect(off).toMatchObject({ webhookUrl: '', enabled: false });
       expect(await status(instance)).toMatchObject({ webhookUrl: '', enabled: false, instanceStatus: 'active' });
       expect(await listed(who, instance)).toMatchObject({ webhookUrl: '', webhookEnabled: false });

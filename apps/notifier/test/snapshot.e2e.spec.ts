@@ -1,6 +1,6 @@
-import { startEsdbTestServer, type EsdbTestServer } from '@gw/esdb-test-server';
 import { WebhookReceiver } from '@gw/testing';
-import { LOCAL_TARGETS, sleep, Stack, total, until, type Instance } from './support/stack';
+import { sleep, Stack, total, until, type Instance } from './support/stack';
+import { startOnStore, STORES, type RunningOnStore } from './support/on-store';
 
 /**
  * A notifier's start costs its live state, not the history: it loads the latest snapshot of its state
@@ -10,28 +10,16 @@ import { LOCAL_TARGETS, sleep, Stack, total, until, type Instance } from './supp
 
 const SNAPSHOT_EVERY = 10;
 
-describe.each([
-  ['the embedded store', false],
-  ['EventStoreDB (the in-repo protocol test server), each notifier on a fresh disk', true],
-])('a notifier started from a snapshot, on %s', (_store, onEsdb) => {
-  let server: EsdbTestServer | undefined;
+describe.each(STORES)('a notifier started from a snapshot, on %s', (_store, onEsdb) => {
   let stack: Stack;
   let receiver: WebhookReceiver;
+  let running: RunningOnStore | undefined;
   beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
-    server = onEsdb ? await startEsdbTestServer({ port: 0 }) : undefined;
-    const store: Record<string, string> = server ? { EVENT_STORE: server.connectionString, SECRETS_KEY: 'cd'.repeat(32) } : {};
     // One retry, 2.4 to 3.6 s after a failure: still pending when the notifier is killed.
-    stack = await Stack.start({
-      env: { ...LOCAL_TARGETS, ...store, RETRY_SCHEDULE: '3', NOTIFIER_SNAPSHOT_EVERY: String(SNAPSHOT_EVERY), NOTIFIER_CHECKPOINT_INTERVAL_MS: '100' },
-      freshNotifierDisk: onEsdb,
-    });
+    running = await startOnStore(onEsdb, { RETRY_SCHEDULE: '3', NOTIFIER_SNAPSHOT_EVERY: String(SNAPSHOT_EVERY), NOTIFIER_CHECKPOINT_INTERVAL_MS: '100' });
+    ({ stack, receiver } = running);
   }, 60_000);
-  afterAll(async () => {
-    await receiver?.stop();
-    await stack?.stop();
-    await server?.stop();
-  });
+  afterAll(() => running?.stop());
 
   const snapshots = async () => total(await stack.metrics(), 'notifier_snapshots_total');
 

@@ -31,17 +31,17 @@ function counting(store: EventStore): { store: EventStore; fullReads: () => numb
   return { store: wrapped, fullReads: () => reads };
 }
 
+// Two writers on one log: `store`, whose reads and appends are under test, and `other`, a concurrent writer.
+let store: MemoryEventStore;
+let other: MemoryEventStore;
+
+beforeEach(() => {
+  const log = new MemoryLog();
+  store = new MemoryEventStore(log);
+  other = new MemoryEventStore(log);
+});
+
 describe('handleCommand', () => {
-  let log: MemoryLog;
-  let store: MemoryEventStore;
-  let other: MemoryEventStore;
-
-  beforeEach(() => {
-    log = new MemoryLog();
-    store = new MemoryEventStore(log);
-    other = new MemoryEventStore(log);
-  });
-
   it('creates a stream with no_stream and appends later commands at the revision it read', async () => {
     const handle = commandHandler(counter);
     await handle(store, 'counter-1', add(2));
@@ -140,16 +140,6 @@ describe('handleCommand', () => {
 });
 
 describe('handleCommand with a state cache', () => {
-  let log: MemoryLog;
-  let store: MemoryEventStore;
-  let other: MemoryEventStore;
-
-  beforeEach(() => {
-    log = new MemoryLog();
-    store = new MemoryEventStore(log);
-    other = new MemoryEventStore(log);
-  });
-
   it('does not read a stream it wrote last in full again, and decides from the right state', async () => {
     const { store: spied, fullReads } = counting(store);
     const cache = new StreamStateCache<Total>();

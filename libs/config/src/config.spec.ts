@@ -127,6 +127,20 @@ describe('loadConfig', () => {
       expect(error.problems).toEqual([expect.stringMatching(/^API_PORT: /)]);
     });
 
+    it('reads SIGNING_SECRET_OVERLAP_HOURS in hours, decimals allowed, and names a bad value', () => {
+      expect(loadConfig({}, cwd).webhooks.signingSecretOverlapHours).toBe(24);
+      expect(loadConfig({ SIGNING_SECRET_OVERLAP_HOURS: '0.0005' }, cwd).webhooks.signingSecretOverlapHours).toBe(0.0005);
+      expect(loadConfig({ SIGNING_SECRET_OVERLAP_HOURS: '0' }, cwd).webhooks.signingSecretOverlapHours).toBe(0);
+      expect(loadConfig({ SIGNING_SECRET_OVERLAP_HOURS: '720' }, cwd).webhooks.signingSecretOverlapHours).toBe(720);
+      for (const value of ['-1', '720.5', '1e3', 'soon', '.5', '1.', 'Infinity']) {
+        const error = configErrorOf(() => loadConfig({ SIGNING_SECRET_OVERLAP_HOURS: value, API_PORT: 'abc' }, cwd));
+        expect(error.problems).toEqual([
+          expect.stringMatching(/^API_PORT: /),
+          `SIGNING_SECRET_OVERLAP_HOURS: must be a number from 0 to 720, decimals allowed (got "${value}")`,
+        ]);
+      }
+    });
+
     it('refuses an unknown NODE_ENV', () => {
       const error = configErrorOf(() => loadConfig({ NODE_ENV: 'staging' }, cwd));
       expect(error.problems).toEqual([expect.stringMatching(/^NODE_ENV: .*"staging"/)]);

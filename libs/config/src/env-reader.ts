@@ -30,6 +30,18 @@ export class EnvReader {
     return value;
   }
 
+  /** A number written in decimal (`24`, `0.5`), no sign or exponent, from `min` to `max`. */
+  decimal(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!/^\d+(?:\.\d+)?$/.test(raw.trim()) || value < min || value > max) {
+      this.problems.push(`${name}: must be a number from ${min} to ${max}, decimals allowed (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  }
+
   boolean(name: string, fallback: boolean): boolean {
     const raw = this.env[name];
     if (raw === undefined || raw === '') return fallback;

@@ -43,6 +43,8 @@ export interface WebhooksConfig {
   deliveryTimeoutMs: number;
   /** Delays between delivery attempts, in seconds, after the immediate first one. */
   retryScheduleSeconds: number[];
+  /** How long a rotated-out signing secret keeps signing, second, after a rotation (docs/api.md 8.5). */
+  signingSecretOverlapHours: number;
 }
 
 /** The notifier's share of the work and its pacing. */
@@ -139,6 +141,8 @@ export function readWebhooks(read: EnvReader): WebhooksConfig {
     dnsTimeoutMs: read.integer('DNS_TIMEOUT_MS', 2000, 1, 60_000),
     deliveryTimeoutMs: read.integer('DELIVERY_TIMEOUT_MS', 15_000, 100, 120_000),
     retryScheduleSeconds: readSchedule(read),
+    // Up to 30 days; 0 stops the old secret at once. Fractions of an hour let tests see an overlap end.
+    signingSecretOverlapHours: read.decimal('SIGNING_SECRET_OVERLAP_HOURS', 24, 0, 720),
   };
 }
 

@@ -1,9 +1,9 @@
 // Operator CLI (docs/api.md section 5): `npm run ops -- <command>`. Results go to stdout as JSON lines;
 // errors go to stderr with exit code 1.
-import { handleCommand, notificationsStream, registerAccount } from '@gw/application';
+import { handleCommand, notificationsStream, registerAccount, resetApiKey } from '@gw/application';
 import { notificationsDecider, notificationsStreamName } from '@gw/domain-notifications';
 import { ConfigError, loadConfig, type AppConfig } from '@gw/config';
-import { AccountAlreadyExists } from '@gw/domain-accounts';
+import { AccountAlreadyExists, NoSuchAccount } from '@gw/domain-accounts';
 import type { EventStore } from '@gw/event-store';
 import { openEventStore } from '@gw/event-store/open';
 import { isEmail } from 'class-validator';
@@ -12,6 +12,9 @@ import { parseArgs } from 'node:util';
 const USAGE = `Usage: npm run ops -- <command>
 
   accounts create --email ADDRESS   create an account; prints {"email", "apikey"}
+  accounts reset-key --email ADDRESS
+                                    give an account a new API key (the old one stops working);
+                                    prints {"email", "apikey"}
   packages list                     print the package catalogue in use (PACKAGES_FILE)
   deliveries resend --instance ID   give each dead-lettered notification of an instance a new
                                     full retry schedule; prints {"instance", "resent"}
@@ -35,6 +38,15 @@ function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}\n`);
 }
 
+/** `--email`, checked by the same rule as the API's `email` parameter, so that every account an
+ * operator creates or gives a key can sign in. */
+function emailOption(args: string[]): string {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' } }, strict: true });
+  const email = values.email?.trim() ?? '';
+  if (!isEmail(email) || email.length > 254) throw new UsageError('--email must be an e-mail address');
+  return email;
+}
+
 async function run(argv: string[]): Promise<void> {
   const [group, action, ...rest] = argv;
   if (!group || group === 'help' || group === '--help') {
@@ -45,13 +57,13 @@ async function run(argv: string[]): Promise<void> {
   const command = `${group} ${action ?? ''}`.trim();
   switch (command) {
     case 'accounts create': {
-      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' } }, strict: true });
-      const email = values.email?.trim() ?? '';
-      // The same rule as the API's `email` parameter, so that every account created can log in.
-      if (!isEmail(email) || email.length > 254) {
-        throw new UsageError('--email must be an e-mail address');
-      }
+      const email = emailOption(rest);
       print(await withStore(config, (store) => registerAccount(store, email, new Date().toISOString())));
+      return;
+    }
+    case 'accounts reset-key': {
+      const email = emailOption(rest);
+      print(await withStore(config, (store) => resetApiKey(store, email, new Date().toISOString(), config.store.conflictRetries)));
       return;
     }
     case 'deliveries resend': {
@@ -98,7 +110,7 @@ async function run(argv: string[]): Promise<void> {
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof UsageError || error instanceof AccountAlreadyExists) {
+  if (error instanceof ConfigError || error instanceof UsageError || error instanceof AccountAlreadyExists || error instanceof NoSuchAccount) {
     process.stderr.write(`error: ${error.message}\n`);
     if (error instanceof UsageError) process.stderr.write(`\n${USAGE}\n`);
   } else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

@@ -68,6 +68,7 @@ const OPERATIONS: Array<{ host: Host; methods: string[]; path: string; names: st
   { host: 'instance', methods: ['GET', 'POST'], path: '/webhook', names: ['instanceid', 'token', 'webhookUrl'] },
   { host: 'instance', methods: ['GET', 'POST'], path: '/getWebhookStatus', names: ['instanceid', 'token'] },
   { host: 'instance', methods: ['GET', 'POST'], path: '/getWebhookLogs', names: ['instanceid', 'token', 'limit'] },
+  { host: 'instance', methods: ['GET', 'POST'], path: '/rotateSigningSecret', names: ['instanceid', 'token'] },
   { host: 'internal', methods: ['POST'], path: '/instances/:id/messages', names: ['id', 'chatId', 'time', 'from', 'fromMe', 'senderName', 'type', 'body'] },
   { host: 'internal', methods: ['POST'], path: '/instances/:id/acks', names: ['id', 'chatId', 'status', 'time'] },
 ];

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Codes } from '@gw/contract';
-import { accountStreamName, normalizeEmail } from '@gw/domain-accounts';
+import { accountStreamName, normalizeEmail, type AccountState } from '@gw/domain-accounts';
 import type { EventStore } from '@gw/event-store';
 import { accountStream, readState, secretMatches } from '@gw/application';
 import { RequestRefused } from '../http/contract-error';
@@ -10,7 +10,8 @@ import { EVENT_STORE } from '../shared/tokens';
 /**
  * Stage 2 for the account host: the e-mail and API key must match; failures never say which, and
  * an unknown e-mail costs the same hash and comparison as a wrong key, so timing does not tell
- * either. A request that authenticated spends its account's rate-limit budget.
+ * either. A request that authenticated spends its account's rate-limit budget. The account's stream
+ * is read on every request (no cache), so a key reset (docs/api.md 8.3) counts from the next one.
  */
 @Injectable()
 export class AccountAuthenticator {
@@ -22,12 +23,24 @@ export class AccountAuthenticator {
   /** Returns the account's canonical e-mail address, or refuses with 0003 (or 0010 when over budget). */
   async authenticate(email: string, apiKey: string): Promise<string> {
     const { state } = await readState(this.store, accountStreamName(email), accountStream);
+    return this.authenticateAgainst(email, apiKey, state);
+  }
+
+  /** `authenticate` against a state the caller has just loaded: a command on the account's own
+   * stream checks the key on the very state it decides on. */
+  authenticateAgainst(email: string, apiKey: string, state: AccountState): string {
+    this.check(apiKey, state);
+    const canonical = normalizeEmail(email);
+    this.limits.spendAccount(canonical);
+    return canonical;
+  }
+
+  /** The check alone, for a command that decides again after a concurrent change: the request has
+   * spent its budget once already. */
+  check(apiKey: string, state: AccountState): void {
     const matches = secretMatches(apiKey, state.status === 'registered' ? state.apiKeyHash : undefined);
     if (state.status !== 'registered' || !matches) {
       throw new RequestRefused([{ code: Codes.AccountAuthFailed, message: 'unknown e-mail or wrong API key' }]);
     }
-    const canonical = normalizeEmail(email);
-    this.limits.spendAccount(canonical);
-    return canonical;
   }
 }

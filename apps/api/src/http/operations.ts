@@ -5,7 +5,14 @@ import { RecordInboundCommand } from '../ingest/record-inbound.command';
 import { RecordInboundHandler } from '../ingest/record-inbound.handler';
 import { CreateInstanceCommand } from '../instances/create-instance/create-instance.command';
 import { CreateInstanceHandler } from '../instances/create-instance/create-instance.handler';
-import { ListInstancesDto, NewInstanceDto, RenewInstanceDto } from '../instances/instances.dto';
+import { ResetApiKeyDto } from '../accounts/accounts.dto';
+import { ResetApiKeyCommand } from '../accounts/reset-api-key/reset-api-key.command';
+import { ResetApiKeyHandler } from '../accounts/reset-api-key/reset-api-key.handler';
+import { DeleteInstanceCommand } from '../instances/delete-instance/delete-instance.command';
+import { DeleteInstanceHandler } from '../instances/delete-instance/delete-instance.handler';
+import { DeleteInstanceDto, ListInstancesDto, NewInstanceDto, RenewInstanceDto, ResetInstanceTokenDto } from '../instances/instances.dto';
+import { ResetInstanceTokenCommand } from '../instances/reset-instance-token/reset-instance-token.command';
+import { ResetInstanceTokenHandler } from '../instances/reset-instance-token/reset-instance-token.handler';
 import { ListInstancesHandler } from '../instances/list-instances/list-instances.handler';
 import { ListInstancesQuery } from '../instances/list-instances/list-instances.query';
 import { RenewInstanceCommand } from '../instances/renew-instance/renew-instance.command';
@@ -16,7 +23,10 @@ import { GetWebhookLogsHandler } from '../webhooks/get-webhook-logs/get-webhook-
 import { GetWebhookLogsQuery } from '../webhooks/get-webhook-logs/get-webhook-logs.query';
 import { GetWebhookStatusHandler } from '../webhooks/get-webhook-status/get-webhook-status.handler';
 import { GetWebhookStatusQuery } from '../webhooks/get-webhook-status/get-webhook-status.query';
-import { WebhookDto, WebhookLogsDto, WebhookStatusDto } from '../webhooks/webhooks.dto';
+import { parseKindSet } from '../webhooks/notification-kinds-param';
+import { RotateSigningSecretCommand } from '../webhooks/rotate-signing-secret/rotate-signing-secret.command';
+import { RotateSigningSecretHandler } from '../webhooks/rotate-signing-secret/rotate-signing-secret.handler';
+import { RotateSigningSecretDto, WebhookDto, WebhookLogsDto, WebhookStatusDto } from '../webhooks/webhooks.dto';
 
 /** The hosts of docs/api.md section 1. */
 export type HostName = 'account' | 'instance' | 'internal';
@@ -54,7 +64,7 @@ const webhookChange = (host: HostName, methods: readonly string[]) =>
     methods,
     dto: WebhookDto,
     handler: ChangeWebhookHandler,
-    message: (p) => new ChangeWebhookCommand(p.instanceid, p.token, p.webhookUrl),
+    message: (p) => new ChangeWebhookCommand(p.instanceid, p.token, p.webhookUrl, typeof p.events === 'string' ? parseKindSet(p.events) : undefined),
     status: 200,
   });
 
@@ -91,6 +101,33 @@ export const OPERATIONS: readonly Operation[] = [
     message: (p) => new ListInstancesQuery(p.email, p.apikey),
     status: 200,
   }),
+  operation({
+    host: 'account',
+    path: '/deleteInstance',
+    methods: ['GET'],
+    dto: DeleteInstanceDto,
+    handler: DeleteInstanceHandler,
+    message: (p) => new DeleteInstanceCommand(p.email, p.apikey, p.instanceid),
+    status: 200,
+  }),
+  operation({
+    host: 'account',
+    path: '/resetInstanceToken',
+    methods: ['GET'],
+    dto: ResetInstanceTokenDto,
+    handler: ResetInstanceTokenHandler,
+    message: (p) => new ResetInstanceTokenCommand(p.email, p.apikey, p.instanceid),
+    status: 200,
+  }),
+  operation({
+    host: 'account',
+    path: '/resetApiKey',
+    methods: ['GET'],
+    dto: ResetApiKeyDto,
+    handler: ResetApiKeyHandler,
+    message: (p) => new ResetApiKeyCommand(p.email, p.apikey),
+    status: 200,
+  }),
   webhookChange('account', ['GET']),
   webhookChange('instance', ['GET', 'POST']),
   operation({
@@ -110,6 +147,15 @@ export const OPERATIONS: readonly Operation[] = [
     handler: GetWebhookLogsHandler,
     // A JSON null is an absent limit, as the form rules (IsOptional) treat it: the default, not 0.
     message: (p) => new GetWebhookLogsQuery(p.instanceid, p.token, p.limit === undefined || p.limit === null ? 20 : Number(p.limit)),
+    status: 200,
+  }),
+  operation({
+    host: 'instance',
+    path: '/rotateSigningSecret',
+    methods: ['GET', 'POST'],
+    dto: RotateSigningSecretDto,
+    handler: RotateSigningSecretHandler,
+    message: (p) => new RotateSigningSecretCommand(p.instanceid, p.token),
     status: 200,
   }),
   operation({

@@ -1,6 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, Validate, ValidateBy } from 'class-validator';
 import type { ErrorCode } from '@gw/contract';
+import { NOTIFICATION_KINDS } from '@gw/domain-instances';
+import { isKindSet, MAX_EVENTS_LENGTH } from '../webhooks/notification-kinds-param';
 import { WebhookUrlFormConstraint } from '../webhooks/webhook-url-form.constraint';
 
 /** Attaches the contract code that a failed rule reports; the validation pipe reads it back. */
@@ -64,6 +66,18 @@ export function OptionalText(maxLength: number, allowControl = false): PropertyD
     MaxLength(maxLength, withCode('0002', `$property must be at most ${maxLength} characters`)),
     ...(allowControl ? [] : [Matches(NO_CONTROL_CHARACTERS, withCode('0002', '$property must not contain control characters'))]),
     WellFormed(),
+  );
+}
+
+/** `events` of webhook (docs/api.md 8.4): optional; when given (a JSON null is not), a string
+ * naming one or more notification kinds, separated by commas; anything else is 0002. */
+export function NotificationKindsParam(): PropertyDecorator {
+  return applyDecorators(
+    OptionalText(MAX_EVENTS_LENGTH),
+    ValidateBy(
+      { name: 'isKindSet', validator: { validate: (value: unknown) => typeof value === 'string' && isKindSet(value) } },
+      withCode('0002', `$property must list one or more of ${NOTIFICATION_KINDS.join(', ')}, separated by commas`),
+    ),
   );
 }
 

@@ -10,12 +10,14 @@ const constraint = new WebhookUrlFormConstraint(new WebhookTargetPolicy(loadConf
 useContainer({ get: (cls: unknown) => (cls === WebhookUrlFormConstraint ? constraint : undefined) }, { fallback: true });
 
 /** Values that pass some rules and fail others: missing, empty, wrong types, too long, control
- * characters, text that is not well-formed, e-mail addresses, URLs, numbers at and past the bounds. */
+ * characters, text that is not well-formed, e-mail addresses, URLs, numbers at and past the bounds,
+ * sets of notification kinds. */
 const VALUES: unknown[] = [
   undefined, null, '', ' ', 'abc', 'ann@example.com', 'not-an-email@', 'https://example.com/hook', 'http://example.com/',
   'https://127.0.0.1/', 'https://a.example/\\x', 'x'.repeat(254), 'x'.repeat(255), 'x'.repeat(5000), 'a\u0000b', 'a\nb',
   '\ud800', 'a\ufffdb', 'monthly', 'read', 'delivered', 'chat', '7', '100', '101', '0', 0, 1, 7, 100, 101, -1, 1.5,
-  1700000000, 253402300800, true, false, [], {}, ['a'],
+  1700000000, 253402300800, true, false, [], {}, ['a'], ['messages'],
+  'messages', ' acks , ownMessages,acks ', 'instance,,messages', ',', ' , ', 'messages,Acks', 'messages;acks',
 ];
 
 const check = (dto: object) => validateSync(dto, { stopAtFirstError: true, forbidUnknownValues: false });

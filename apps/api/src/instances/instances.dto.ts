@@ -18,3 +18,17 @@ export class ListInstancesDto {
   @EmailAddress() email!: string;
   @RequiredText(512) apikey!: string;
 }
+
+/** docs/api.md 8.1. */
+export class DeleteInstanceDto {
+  @EmailAddress() email!: string;
+  @RequiredText(512) apikey!: string;
+  @RequiredText(128) instanceid!: string;
+}
+
+/** docs/api.md 8.2. */
+export class ResetInstanceTokenDto {
+  @EmailAddress() email!: string;
+  @RequiredText(512) apikey!: string;
+  @RequiredText(128) instanceid!: string;
+}

@@ -11,6 +11,9 @@ export const OPERATION_NAMES: Record<HostName, Readonly<Record<string, string>>>
     '/newInstance': 'createInstance',
     '/renewInstance': 'renewInstance',
     '/listInstances': 'listInstances',
+    '/deleteInstance': 'deleteInstance',
+    '/resetInstanceToken': 'resetInstanceToken',
+    '/resetApiKey': 'resetApiKey',
     '/webhook': 'changeWebhook',
     '/healthz': 'healthz',
   },
@@ -18,6 +21,7 @@ export const OPERATION_NAMES: Record<HostName, Readonly<Record<string, string>>>
     '/webhook': 'changeWebhook',
     '/getWebhookStatus': 'getWebhookStatus',
     '/getWebhookLogs': 'getWebhookLogs',
+    '/rotateSigningSecret': 'rotateSigningSecret',
     '/healthz': 'healthz',
   },
   internal: {

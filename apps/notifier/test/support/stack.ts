@@ -104,6 +104,25 @@ export class Stack {
     return expectSuccess(await get(this.api.accountUrl, '/renewInstance', { email, apikey, packageid: 'trial', instanceid: instance.instanceid }));
   }
 
+  /** listInstances of the stack's account (docs/api.md 4.3). */
+  async listInstances(): Promise<any[]> {
+    const { email, apikey } = this.account;
+    return expectSuccess(await get(this.api.accountUrl, '/listInstances', { email, apikey })).instances;
+  }
+
+  /** deleteInstance on the account host (docs/api.md 8.1); the raw answer. */
+  deleteInstance(instance: Instance) {
+    const { email, apikey } = this.account;
+    return get(this.api.accountUrl, '/deleteInstance', { email, apikey, instanceid: instance.instanceid });
+  }
+
+  /** resetInstanceToken on the account host (docs/api.md 8.2); returns the instance with its new token. */
+  async resetInstanceToken(instance: Instance): Promise<Instance> {
+    const { email, apikey } = this.account;
+    const body = expectSuccess(await get(this.api.accountUrl, '/resetInstanceToken', { email, apikey, instanceid: instance.instanceid }));
+    return { instanceid: instance.instanceid, token: body.token };
+  }
+
   async stop(): Promise<void> {
     await this.notifier?.stop();
     await this.api.stop();

@@ -30,6 +30,7 @@ export class ListInstancesHandler implements IQueryHandler<ListInstancesQuery, L
         status: instanceStatus(row.expiresAt, now),
         webhookUrl: row.webhookUrl,
         webhookEnabled: deliveryEnabled({ status: 'created', ...row }, now),
+        events: row.events,
         ...signingSecretField(this.secrets, row.encryptedSigningSecret),
       })),
     };

@@ -1,3 +1,5 @@
+import type { NotificationKind } from '@gw/domain-instances';
+
 export class ListInstancesQuery {
   constructor(
     readonly email: string,
@@ -13,6 +15,8 @@ export interface InstanceSummary {
   status: 'active' | 'expired';
   webhookUrl: string;
   webhookEnabled: boolean;
+  /** The kinds notified (docs/api.md 8.4), in canonical order. */
+  events: NotificationKind[];
   signingSecret?: string;
 }
 

@@ -1,14 +1,20 @@
+import type { NotificationKind } from '@gw/domain-instances';
+
 export class ChangeWebhookCommand {
   constructor(
     readonly instanceId: string,
     readonly token: string,
     /** A URL to register, or '' to switch delivery off. */
     readonly webhookUrl: string,
+    /** The kinds to notify (docs/api.md 8.4); undefined chooses the default set. Ignored with an empty URL. */
+    readonly events?: readonly NotificationKind[],
   ) {}
 }
 
 export interface ChangeWebhookResult {
   webhookUrl: string;
   enabled: boolean;
+  /** The kinds in force, in canonical order. */
+  events: NotificationKind[];
   signingSecret?: string;
 }

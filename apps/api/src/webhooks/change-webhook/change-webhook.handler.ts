@@ -18,7 +18,7 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
     private readonly auth: InstanceAuthenticator,
   ) {}
 
-  async execute({ instanceId, token, webhookUrl }: ChangeWebhookCommand): Promise<ChangeWebhookResult> {
+  async execute({ instanceId, token, webhookUrl, events }: ChangeWebhookCommand): Promise<ChangeWebhookResult> {
     let urlRefusal: Promise<string | null> | undefined;
     let attempts = 0;
     const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), async (current) => {
@@ -33,6 +33,7 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
         data: {
           url: webhookUrl,
           now: this.clock.now(),
+          ...(events ? { events } : {}),
           // Only a first registration uses one; it is never stored in clear.
           ...(needsNewSigningSecret(current, webhookUrl) ? { newSigningSecret: this.secrets.seal(newSigningSecret()) } : {}),
           ...(refusal ? { urlRefusal: refusal } : {}),
@@ -44,6 +45,7 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
     return {
       webhookUrl: state.webhookUrl,
       enabled: deliveryEnabled(state, this.clock.now()),
+      events: state.events,
       ...signingSecretField(this.secrets, state.encryptedSigningSecret),
     };
   }

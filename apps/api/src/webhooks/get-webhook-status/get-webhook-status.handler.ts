@@ -27,6 +27,7 @@ export class GetWebhookStatusHandler implements IQueryHandler<GetWebhookStatusQu
       webhookUrl: row.webhookUrl,
       enabled: deliveryEnabled({ status: 'created', ...row }, now),
       instanceStatus: instanceStatus(row.expiresAt, now),
+      events: row.events,
       ...(row.disabledReason ? { disabledReason: row.disabledReason } : {}),
       ...signingSecretField(this.secrets, row.encryptedSigningSecret),
     };

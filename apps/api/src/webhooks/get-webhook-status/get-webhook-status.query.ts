@@ -1,3 +1,5 @@
+import type { NotificationKind } from '@gw/domain-instances';
+
 export class GetWebhookStatusQuery {
   constructor(
     readonly instanceId: string,
@@ -9,6 +11,8 @@ export interface WebhookStatusResult {
   webhookUrl: string;
   enabled: boolean;
   instanceStatus: 'active' | 'expired';
+  /** The kinds notified (docs/api.md 8.4), in canonical order; kept while no URL is registered. */
+  events: NotificationKind[];
   disabledReason?: string;
   signingSecret?: string;
 }

@@ -1,0 +1,26 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { instanceStream } from '@gw/application';
+import { instanceDecider, instanceStreamName } from '@gw/domain-instances';
+import { AccountAuthenticator } from '../../accounts/account-authenticator';
+import { Clock } from '../../shared/clock';
+import { CommandRunner } from '../../shared/command-runner';
+import { DeleteInstanceCommand, type DeleteInstanceResult } from './delete-instance.command';
+
+/** docs/api.md 8.1: the instance's token, delivery and ingest end with the answer; its history stays. */
+@CommandHandler(DeleteInstanceCommand)
+export class DeleteInstanceHandler implements ICommandHandler<DeleteInstanceCommand, DeleteInstanceResult> {
+  constructor(
+    private readonly accounts: AccountAuthenticator,
+    private readonly runner: CommandRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ email, apiKey, instanceId }: DeleteInstanceCommand): Promise<DeleteInstanceResult> {
+    const accountEmail = await this.accounts.authenticate(email, apiKey);
+    const command = { type: 'DeleteInstance' as const, data: { accountEmail, now: this.clock.now() } };
+    // The runner waits for the read models, so the token is refused by the very next request.
+    const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), (current) => instanceDecider.decide(command, current));
+    if (state.status !== 'deleted') throw new Error('deleted instance has no tombstone');
+    return { instanceid: state.instanceId, deletedAt: state.deletedAt };
+  }
+}

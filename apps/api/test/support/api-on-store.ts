@@ -1,0 +1,48 @@
+import { startEsdbTestServer, type EsdbTestServer } from '@gw/esdb-test-server';
+import { ApiProcess, runOpsAsync } from '@gw/testing';
+
+/** The stores an e2e runs on: the embedded one, and EventStoreDB through the in-repo test server. */
+export const STORES = [
+  ['the embedded store', false],
+  ['EventStoreDB (the in-repo protocol test server)', true],
+] as const;
+
+/** An API process on one store, and the operator CLI on the same store. */
+export class ApiOnStore {
+  private constructor(
+    readonly api: ApiProcess,
+    /** What the API and the CLI are given to reach the store (nothing for the embedded one). */
+    readonly storeEnv: Record<string, string>,
+    private readonly server: EsdbTestServer | undefined,
+  ) {}
+
+  static async start(onEsdb: boolean, env: Record<string, string> = {}): Promise<ApiOnStore> {
+    const server = onEsdb ? await startEsdbTestServer({ port: 0 }) : undefined;
+    const storeEnv: Record<string, string> = server ? { EVENT_STORE: server.connectionString, SECRETS_KEY: 'ef'.repeat(32) } : {};
+    const api = await ApiProcess.start({ env: { ...storeEnv, ...env } });
+    return new ApiOnStore(api, storeEnv, server);
+  }
+
+  /** Runs the operator CLI without blocking: the EventStoreDB test server runs in this process. */
+  async ops(args: string[]): Promise<string> {
+    const result = await runOpsAsync(this.api.dataDir, args, this.storeEnv);
+    if (result.status !== 0) throw new Error(`ops ${args.join(' ')} failed: ${result.stderr}`);
+    return result.stdout;
+  }
+
+  async createAccount(email: string): Promise<{ email: string; apikey: string }> {
+    return JSON.parse(await this.ops(['accounts', 'create', '--email', email])) as { email: string; apikey: string };
+  }
+
+  /** The recorded events of one stream, oldest first, as `events list` prints them. */
+  async streamEvents(stream: string): Promise<Array<{ type: string; data: Record<string, unknown> }>> {
+    const text = (await this.ops(['events', 'list', '--stream', stream])).trim();
+    return text === '' ? [] : text.split('\n').map((line) => JSON.parse(line));
+  }
+
+  async stop(): Promise<void> {
+    await this.api.stop();
+    this.api.removeData();
+    await this.server?.stop();
+  }
+}

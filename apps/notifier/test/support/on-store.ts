@@ -1,0 +1,36 @@
+import { startEsdbTestServer } from '@gw/esdb-test-server';
+import { WebhookReceiver } from '@gw/testing';
+import { LOCAL_TARGETS, Stack } from './stack';
+
+/** The stores the notifier's end-to-end suites run on: `describe.each(STORES)(…, (_name, onEsdb) => …)`. */
+export const STORES = [
+  ['the embedded store', false],
+  ['EventStoreDB (the in-repo protocol test server), each notifier on a fresh disk', true],
+] as const;
+
+export interface RunningOnStore {
+  stack: Stack;
+  receiver: WebhookReceiver;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real receiver and the built API and notifier on the chosen store, local targets allowed. On
+ * EventStoreDB the test server is started too, the processes share no disk (every notifier starts on
+ * a fresh one, as on another machine), so they share SECRETS_KEY instead.
+ */
+export async function startOnStore(onEsdb: boolean, env: Record<string, string> = {}): Promise<RunningOnStore> {
+  const receiver = await WebhookReceiver.start();
+  const server = onEsdb ? await startEsdbTestServer({ port: 0 }) : undefined;
+  const store: Record<string, string> = server ? { EVENT_STORE: server.connectionString, SECRETS_KEY: 'cd'.repeat(32) } : {};
+  const stack = await Stack.start({ env: { ...LOCAL_TARGETS, ...store, ...env }, freshNotifierDisk: onEsdb });
+  return {
+    stack,
+    receiver,
+    async stop() {
+      await receiver.stop();
+      await stack.stop();
+      await server?.stop();
+    },
+  };
+}
