@@ -86,6 +86,14 @@ describe('no secret in clear after a hostile run of the API and the notifier', (
     await refused('wrong token in JSON', `${inst}/getWebhookLogs`, json({ instanceid: a2.instanceid, token: a1.token }));
     await refused('wrong token in a form', `${inst}/webhook`, form(q({ instanceid: b1.instanceid, token: a2.token, webhookUrl: '' })));
     await refused('rotation with a wrong token', `${inst}/rotateSigningSecret`, json({ instanceid: a1.instanceid, token: a2.token }));
+    // A test notification (docs/api.md 8.6) to an instance that never registered a URL creates its
+    // first secret, which signs the test; a test of a1 signs with both of its secrets.
+    const untested = expectSuccess(await get(acct, '/newInstance', { email: ann.email, token: ann.apikey, packageid: 'trial' }));
+    keep('instance token', untested.token);
+    expectSuccess(await postJson(inst, '/testWebhook', { ...pick(untested), webhookUrl: receiver.url('/test/untested') }));
+    keep('signing secret of a test', expectSuccess(await postJson(inst, '/getWebhookStatus', pick(untested))).signingSecret);
+    expectSuccess(await get(inst, '/testWebhook', { ...pick(a1), webhookUrl: receiver.url('/test/a1') }));
+    await refused('testWebhook with a wrong token', `${inst}/testWebhook`, json({ instanceid: a1.instanceid, token: a2.token, webhookUrl: receiver.url('/test/x') }));
     await refused('repeated token in the query', `${inst}/getWebhookStatus?instanceid=${a1.instanceid}&token=${a1.token}&token=${b1.token}`);
     await refused('repeated token in a form', `${inst}/getWebhookStatus`, form(`instanceid=${a1.instanceid}&token=${a1.token}&token=${a1.token}`));
     await refused('repeated token in JSON', `${inst}/getWebhookStatus`, json(`{"instanceid":"${a1.instanceid}","token":"${a1.token}","token":"${a2.token}"}`));
@@ -165,17 +173,23 @@ describe('no secret in clear after a hostile run of the API and the notifier', (
     api?.removeData();
   });
 
-  it('issues 2 API keys and 2 more by resets, 4 instance tokens and 1 more by a reset, 3 signing secrets plus a rotated one, and signs every delivery with the instance\'s secrets', () => {
+  it('issues 2 API keys and 2 more by resets, 5 instance tokens and 1 more by a reset, 3 signing secrets plus a rotated one and one made by a test, and signs every delivery with the instance\'s secrets', () => {
     expect(secrets.map((s) => s.kind).sort()).toEqual([
-      'API key', 'API key', 'instance token', 'instance token', 'instance token', 'instance token', 'reset API key', 'reset API key', 'reset instance token',
-      'rotated signing secret', 'signing secret', 'signing secret', 'signing secret',
+      'API key', 'API key', 'instance token', 'instance token', 'instance token', 'instance token', 'instance token', 'reset API key', 'reset API key', 'reset instance token',
+      'rotated signing secret', 'signing secret', 'signing secret', 'signing secret', 'signing secret of a test',
     ]);
+    // The test notifications (docs/api.md 8.6): each signed with its instance's secrets.
+    const [untestedSecret, rotatedSecret] = ['signing secret of a test', 'rotated signing secret'].map((kind) => new Webhook(secrets.find((s) => s.kind === kind)!.value));
+    const [toUntested, toA1Test] = ['/test/untested', '/test/a1'].map((path) => receiver.requests.filter((r) => r.path === path));
+    expect([toUntested.length, toA1Test.length]).toEqual([1, 1]);
+    expect(toUntested.every((r) => r.webhookId.startsWith('test_') && verifies(untestedSecret, r.rawBody, r.headers as Record<string, string>))).toBe(true);
+    expect(toA1Test.every((r) => verifies(rotatedSecret, r.rawBody, r.headers as Record<string, string>))).toBe(true);
     // Failures and retries are included, so that their logs are searched too: some first attempts
     // were answered 500 and retried (more requests than notifications), whatever the batching.
     expect(receiver.requests.filter((r) => r.behaviour.kind === 'status').length).toBeGreaterThan(0);
     expect(receiver.requests.length).toBeGreaterThan(receiver.deliveredIds.size);
     const signing = secrets.filter((s) => s.kind === 'signing secret').map((s) => new Webhook(s.value));
-    const unsigned = receiver.requests.filter((r) => {
+    const unsigned = receiver.requests.filter((r) => r.path.startsWith('/hook/')).filter((r) => {
       try {
         signing[Number(r.path.split('/').pop())].verify(r.rawBody, r.headers as Record<string, string>);
         return false;
@@ -195,7 +209,9 @@ describe('no secret in clear after a hostile run of the API and the notifier', (
   it('delivers every message once in sequence order across the SIGKILLs, batched or not', () => {
     const checked = instances.map((instance, i) => ({ instanceid: instance.instanceid, path: `/hook/${i}`, recorded: recorded.get(instance.instanceid) ?? [] }));
     expect(checked.map((c) => c.recorded.length)).toEqual(instances.map(() => MESSAGES_PER_INSTANCE));
-    const { problems, figures } = checkNotifications(receiver.requests, checked, BATCH_MAX);
+    // The test notifications (docs/api.md 8.6) went to /test/ paths and are no notifications.
+    const notifications = receiver.requests.filter((r) => r.path.startsWith('/hook/'));
+    const { problems, figures } = checkNotifications(notifications, checked, BATCH_MAX);
     expect(problems.slice(0, 20)).toEqual([]);
     expect(figures.items).toBe(instances.length * MESSAGES_PER_INSTANCE);
   });

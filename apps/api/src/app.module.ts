@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { SecretBox } from '@gw/application';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { AppConfig } from '@gw/config';
-import { configModule, NestLoggingModule } from '@gw/nest-app';
+import { configModule, NestLoggingModule, webhookSenderProvider } from '@gw/nest-app';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import { AccountAuthenticator } from './accounts/account-authenticator';
@@ -22,17 +22,23 @@ import { ReadModelsService } from './read-models/read-models.service';
 import { GetWebhookLogsHandler } from './webhooks/get-webhook-logs/get-webhook-logs.handler';
 import { Clock } from './shared/clock';
 import { CommandRunner } from './shared/command-runner';
+import { GetNotificationsHandler } from './notifications/get-notifications/get-notifications.handler';
+import { InstanceNotifications } from './notifications/instance-notifications';
+import { RedeliverHandler } from './notifications/redeliver/redeliver.handler';
 import { EVENT_STORE, LOGGER } from './shared/tokens';
 import { ChangeWebhookHandler } from './webhooks/change-webhook/change-webhook.handler';
 import { GetWebhookStatusHandler } from './webhooks/get-webhook-status/get-webhook-status.handler';
 import { InstanceAuthenticator } from './webhooks/instance-authenticator';
 import { RotateSigningSecretHandler } from './webhooks/rotate-signing-secret/rotate-signing-secret.handler';
+import { TestWebhookHandler } from './webhooks/test-webhook/test-webhook.handler';
 import { WebhookTargetPolicy } from './webhooks/webhook-target-policy';
 import { WebhookUrlFormConstraint } from './webhooks/webhook-url-form.constraint';
 
 /** docs/api.md 8.1 to 8.3: the account holder's self-service. */
 const SelfServiceHandlers = [DeleteInstanceHandler, ResetInstanceTokenHandler, ResetApiKeyHandler];
-const CommandHandlers = [CreateInstanceHandler, RenewInstanceHandler, ChangeWebhookHandler, RecordInboundHandler, RotateSigningSecretHandler];
+/** docs/api.md 8.7 and 8.8: an instance's notifications, read and queued again. */
+const NotificationHandlers = [GetNotificationsHandler, RedeliverHandler];
+const CommandHandlers = [CreateInstanceHandler, RenewInstanceHandler, ChangeWebhookHandler, RecordInboundHandler, RotateSigningSecretHandler, TestWebhookHandler];
 const QueryHandlers = [ListInstancesHandler, GetWebhookStatusHandler, GetWebhookLogsHandler];
 
 /** The API's application: handlers, read models, limits, and the dispatcher the HTTP pipeline
@@ -66,8 +72,12 @@ export class AppModule {
         InstanceAuthenticator,
         WebhookTargetPolicy,
         WebhookUrlFormConstraint,
+        // docs/api.md 8.6: testWebhook sends with the notifier's sender (the same connect-time check).
+        webhookSenderProvider,
         ...CommandHandlers,
         ...SelfServiceHandlers,
+        InstanceNotifications,
+        ...NotificationHandlers,
         ...QueryHandlers,
       ],
     };

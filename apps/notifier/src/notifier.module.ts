@@ -1,10 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { SecretBox } from '@gw/application';
 import type { AppConfig } from '@gw/config';
-import { configModule, NestLoggingModule } from '@gw/nest-app';
+import { configModule, NestLoggingModule, webhookSenderProvider } from '@gw/nest-app';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
-import { WebhookSender } from './delivery/webhook-sender';
 import { NotifierMetrics } from './metrics/metrics';
 import { NotifierService } from './notifier.service';
 import { EVENT_STORE, LOGGER } from './tokens';
@@ -25,7 +24,7 @@ export class NotifierModule {
         { provide: LOGGER, useValue: deps.logger },
         { provide: SecretBox, useValue: new SecretBox(deps.config.secrets.secretsKey) },
         NotifierMetrics,
-        WebhookSender,
+        webhookSenderProvider,
         NotifierService,
       ],
     };

@@ -4,10 +4,11 @@ import type { NotifierConfig, StoreConfig, WebhooksConfig } from '@gw/config';
 import { InjectConfig } from '@gw/nest-app';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
-import { WebhookSender } from './delivery/webhook-sender';
+import { WebhookSender } from '@gw/webhook-delivery';
 import { Dispatcher } from './engine/dispatcher';
 import { Follower } from './engine/follower';
 import { NotificationBatcher } from './engine/notification-batcher';
+import { NoticeClock } from './engine/notice-clock';
 import { NotificationWriter } from './engine/notification-writer';
 import { NotifierModel } from './engine/notifier-model';
 import { NotifierMetrics } from './metrics/metrics';
@@ -20,6 +21,7 @@ export class NotifierService {
   private readonly model: NotifierModel;
   private readonly follower: Follower;
   private readonly dispatcher: Dispatcher;
+  private readonly clock: NoticeClock;
   private running?: Promise<void>;
 
   constructor(
@@ -45,12 +47,20 @@ export class NotifierService {
       conflictRetries: storeConfig.conflictRetries,
       onAttemptEnded: (instanceId) => batcher.release(instanceId),
     }, metrics, logger);
+    this.clock = new NoticeClock(this.model, writer, metrics, logger, {
+      expiryNoticeHours: notifier.expiryNoticeHours,
+      tickMs: 1000,
+      onCreated: () => this.dispatcher.wake(),
+    });
     this.follower = new Follower(store, this.model, writer, batcher, metrics, logger, {
       partition: notifier.partition,
       partitions: notifier.partitions,
       checkpointIntervalMs: notifier.checkpointIntervalMs,
       snapshotEvery: notifier.snapshotEvery,
-      onChange: () => this.dispatcher.wake(),
+      onChange: (instanceId) => {
+        this.clock.update(instanceId);
+        this.dispatcher.wake();
+      },
     });
   }
 
@@ -62,6 +72,7 @@ export class NotifierService {
     });
     await this.follower.ready;
     this.dispatcher.start();
+    this.clock.start();
   }
 
   async metricsText(ready: boolean): Promise<string> {
@@ -77,6 +88,7 @@ export class NotifierService {
 
   /** Lets requests in flight finish (bounded), records where it got to, and stops. */
   async stop(graceMs: number): Promise<void> {
+    this.clock.stop();
     await this.dispatcher.stop(graceMs);
     await this.follower.checkpoint();
     this.controller.abort();

@@ -1,7 +1,7 @@
-import { expectSuccess, postJson, WebhookReceiver, type Plan } from '@gw/testing';
+import { expectSuccess, postJson, type Plan } from '@gw/testing';
 import { freshPath } from './support/delivery-fixtures';
-import { sleep, Stack, until, type Instance } from './support/stack';
-import { startOnStore, STORES, type RunningOnStore } from './support/on-store';
+import { sleep, until, type Instance } from './support/stack';
+import { stackOnStore, STORES } from './support/on-store';
 
 /**
  * docs/api.md 8.4 end to end: only traffic of the kinds chosen with `events` becomes a notification,
@@ -18,37 +18,30 @@ const carried = (body: any) =>
     : { sequence: body.sequence, ack: body.ack.map((a: { id: string; status: string }) => `${a.id} ${a.status}`) };
 
 describe.each(STORES)('notification kinds, on %s', (_store, onEsdb) => {
-  let stack: Stack;
-  let receiver: WebhookReceiver;
-  let running: RunningOnStore | undefined;
-  beforeAll(async () => {
-    running = await startOnStore(onEsdb, { RETRY_SCHEDULE: '1,1,1' });
-    ({ stack, receiver } = running);
-  }, 60_000);
-  afterAll(() => running?.stop());
+  const on = stackOnStore(onEsdb, { RETRY_SCHEDULE: '1,1,1' });
 
   /** Registers `url` with `events` (or none) and returns the set the answer says is in force. */
   const choose = async (instance: Instance, url: string, events?: string): Promise<string[]> =>
-    expectSuccess(await postJson(stack.api.apiUrl, '/webhook', { ...instance, webhookUrl: url, ...(events === undefined ? {} : { events }) })).events;
+    expectSuccess(await postJson(on.stack.api.apiUrl, '/webhook', { ...instance, webhookUrl: url, ...(events === undefined ? {} : { events }) })).events;
 
   const subscribed = async (events: string, plan?: Plan) => {
-    const instance = await stack.newInstance();
+    const instance = await on.stack.newInstance();
     const path = freshPath();
-    if (plan) receiver.plan(path, plan);
-    await choose(instance, receiver.url(path), events);
+    if (plan) on.receiver.plan(path, plan);
+    await choose(instance, on.receiver.url(path), events);
     return { instance, path };
   };
 
   const record = async (instance: Instance, what: Traffic, id: string, status = 'delivered') => {
-    if (what === 'ack') await stack.ack(instance, { id, chatId: 'chat-1@c.us', status, time: 1_700_000_100 });
-    else await stack.message(instance, { id, fromMe: what === 'own' });
+    if (what === 'ack') await on.stack.ack(instance, { id, chatId: 'chat-1@c.us', status, time: 1_700_000_100 });
+    else await on.stack.message(instance, { id, fromMe: what === 'own' });
   };
 
   /** Waits for `n` notifications at `path`, then a while longer, so that one more would be seen. */
   const received = async (path: string, n: number) => {
-    await until(`${n} notifications`, () => receiver.at(path).length >= n);
+    await until(`${n} notifications`, () => on.receiver.at(path).length >= n);
     await sleep(700);
-    return receiver.at(path).map((r) => carried(r.json));
+    return on.receiver.at(path).map((r) => carried(r.json));
   };
 
   it.each<[string, Traffic[], Traffic, object]>([
@@ -79,25 +72,25 @@ describe.each(STORES)('notification kinds, on %s', (_store, onEsdb) => {
   it('with only instance notices chosen, no message or ack is notified', async () => {
     const { instance, path } = await subscribed('instance');
     // Notices about the instance (8.9) may come; traffic must not.
-    const traffic = () => receiver.at(path).filter((r) => !r.json.instance);
+    const traffic = () => on.receiver.at(path).filter((r) => !r.json.instance);
     for (const what of ['incoming', 'own', 'ack'] as const) await record(instance, what, `i-${what}`);
     await sleep(1500);
     expect(traffic()).toEqual([]);
     // The pipeline works: what is recorded once messages are chosen comes, and it is the first
     // notification that is not a notice, so the traffic before it never got a sequence.
-    await choose(instance, receiver.url(path), 'messages');
+    await choose(instance, on.receiver.url(path), 'messages');
     await record(instance, 'incoming', 'i-after');
     await until('i-after', () => traffic().length >= 1);
     await sleep(700);
-    expect(traffic().map((r) => carried(r.json))).toEqual([{ sequence: receiver.at(path).length, messages: ['i-after'] }]);
+    expect(traffic().map((r) => carried(r.json))).toEqual([{ sequence: on.receiver.at(path).length, messages: ['i-after'] }]);
   });
 
   it('a change of the set applies to traffic recorded after it, and only to that', async () => {
     // The first notification is slow, so that what follows is recorded while it is in flight.
     const { instance, path } = await subscribed('messages,acks', (_, nth) => ({ delayMs: nth === 1 ? 2000 : 10 }));
-    const url = receiver.url(path);
+    const url = on.receiver.url(path);
     await record(instance, 'incoming', 'c-1');
-    await until('the first notification on its way', () => receiver.at(path).length === 1, 5000, 5);
+    await until('the first notification on its way', () => on.receiver.at(path).length === 1, 5000, 5);
     // Recorded under messages and acks, still waiting to be sent when the set changes.
     await record(instance, 'ack', 'c-1', 'sent');
     expect(await choose(instance, url, 'ownMessages')).toEqual(['ownMessages']);
@@ -120,15 +113,15 @@ describe.each(STORES)('notification kinds, on %s', (_store, onEsdb) => {
   it('registering without events after a choice notifies every default kind again', async () => {
     const { instance, path } = await subscribed('acks');
     await record(instance, 'incoming', 'd-1');
-    expect(await choose(instance, receiver.url(path))).toEqual(['messages', 'ownMessages', 'acks']);
+    expect(await choose(instance, on.receiver.url(path))).toEqual(['messages', 'ownMessages', 'acks']);
     await record(instance, 'incoming', 'd-2');
     await record(instance, 'own', 'd-3');
     await record(instance, 'ack', 'd-3');
     // The two messages may travel together (section 6, Batching).
-    const items = () => receiver.at(path).flatMap((r) => carried(r.json).messages ?? carried(r.json).ack);
+    const items = () => on.receiver.at(path).flatMap((r) => carried(r.json).messages ?? carried(r.json).ack);
     await until('three items', () => items().length >= 3);
     await sleep(700);
     expect(items()).toEqual(['d-2', 'd-3 (own)', 'd-3 delivered']);
-    expect(carried(receiver.at(path)[0].json).sequence).toBe(1);
+    expect(carried(on.receiver.at(path)[0].json).sequence).toBe(1);
   });
 });

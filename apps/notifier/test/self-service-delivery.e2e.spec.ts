@@ -1,8 +1,8 @@
-import { expectFailure, expectSuccess, postJson, request, runOpsAsync, WebhookReceiver } from '@gw/testing';
+import { expectFailure, expectSuccess, postJson, request, runOpsAsync } from '@gw/testing';
 import { Webhook } from 'standardwebhooks';
 import { headersOf, ISO_MS, loggedAttempts, subscribed } from './support/delivery-fixtures';
-import { INTERNAL_TOKEN, sleep, Stack, until, type Instance } from './support/stack';
-import { startOnStore, STORES, type RunningOnStore } from './support/on-store';
+import { INTERNAL_TOKEN, sleep, until, type Instance } from './support/stack';
+import { stackOnStore, STORES } from './support/on-store';
 
 /**
  * What the account holder's self-service does to delivery, end to end with both processes, on both
@@ -14,48 +14,41 @@ import { startOnStore, STORES, type RunningOnStore } from './support/on-store';
 const RETRY_SCHEDULE = '3';
 
 describe.each(STORES)('deleting an instance and resetting its token, for delivery, on %s', (_store, onEsdb) => {
-  let stack: Stack;
-  let receiver: WebhookReceiver;
-  let running: RunningOnStore | undefined;
-  beforeAll(async () => {
-    running = await startOnStore(onEsdb, { RETRY_SCHEDULE });
-    ({ stack, receiver } = running);
-  }, 60_000);
-  afterAll(() => running?.stop());
+  const on = stackOnStore(onEsdb, { RETRY_SCHEDULE });
 
   /** A stream's recorded events, as the operator CLI lists them (the log is the record). */
   const streamEvents = async (stream: string): Promise<Array<{ type: string; data: Record<string, any> }>> => {
-    const result = await runOpsAsync(stack.dataDir, ['events', 'list', '--stream', stream], stack.apiEnv);
+    const result = await runOpsAsync(on.stack.dataDir, ['events', 'list', '--stream', stream], on.stack.apiEnv);
     if (result.status !== 0) throw new Error(`events list failed: ${result.stderr}`);
     const text = result.stdout.trim();
     return text === '' ? [] : text.split('\n').map((line) => JSON.parse(line));
   };
   const ingest = (instance: Instance, kind: 'messages' | 'acks', body: Record<string, unknown>) =>
-    request(`${stack.api.internalUrl}/instances/${instance.instanceid}/${kind}`, {
+    request(`${on.stack.api.internalUrl}/instances/${instance.instanceid}/${kind}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${INTERNAL_TOKEN}` },
       body: JSON.stringify(body),
     });
 
   it('a deletion cancels the pending notification: its scheduled retry never comes, and nothing new is notified', async () => {
-    const { instance, path } = await subscribed(stack, receiver, [{ status: 500 }]);
-    const neighbour = await subscribed(stack, receiver);
-    await stack.message(instance, { id: 'pending-1' });
-    const [failed] = await loggedAttempts(stack, instance, 1);
+    const { instance, path } = await subscribed(on.stack, on.receiver, [{ status: 500 }]);
+    const neighbour = await subscribed(on.stack, on.receiver);
+    await on.stack.message(instance, { id: 'pending-1' });
+    const [failed] = await loggedAttempts(on.stack, instance, 1);
     expect(failed).toMatchObject({ status: 500, sequence: 1 });
     expect(failed.nextAttemptAt).toMatch(ISO_MS);
 
-    expectSuccess(await stack.deleteInstance(instance));
-    // Past the moment the retry was due, and then some: the receiver (which would now answer 200)
+    expectSuccess(await on.stack.deleteInstance(instance));
+    // Past the moment the retry was due, and then some: the on.receiver (which would now answer 200)
     // saw the first attempt only.
     await sleep(Math.max(0, Date.parse(failed.nextAttemptAt) - Date.now()) + 2000);
-    expect(receiver.at(path)).toHaveLength(1);
+    expect(on.receiver.at(path)).toHaveLength(1);
 
     // Nothing new reaches the log for it (404, 0005), so nothing new is notified.
     expectFailure(await ingest(instance, 'messages', { id: 'after-1', chatId: 'c@c.us', time: 1_700_000_000 }), ['0005'], 404);
     expectFailure(await ingest(instance, 'acks', { id: 'pending-1', chatId: 'c@c.us', status: 'read', time: 1_700_000_001 }), ['0005'], 404);
     // Its delivery log is closed with its token (0006).
-    expectFailure(await postJson(stack.api.apiUrl, '/getWebhookLogs', instance), ['0006']);
+    expectFailure(await postJson(on.stack.api.apiUrl, '/getWebhookLogs', instance), ['0006']);
 
     // The log keeps what happened: created, failed once, cancelled for the deletion; nothing after.
     const events = await until('the cancellation in the log', async () => {
@@ -66,44 +59,44 @@ describe.each(STORES)('deleting an instance and resetting its token, for deliver
     expect(events[2].data).toMatchObject({ sequence: 1, reason: 'the instance was deleted' });
 
     // Another instance of the same account goes on being notified.
-    await stack.message(neighbour.instance, { id: 'neighbour-1' });
-    await until('the neighbour’s notification', () => receiver.at(neighbour.path).length === 1);
+    await on.stack.message(neighbour.instance, { id: 'neighbour-1' });
+    await until('the neighbour’s notification', () => on.receiver.at(neighbour.path).length === 1);
     await sleep(500);
-    expect(receiver.at(path)).toHaveLength(1);
+    expect(on.receiver.at(path)).toHaveLength(1);
   });
 
   it('a deletion while a notification is being attempted: its retry is not made either', async () => {
-    // The first attempt is held by the receiver for a second and then fails, after the deletion.
-    const { instance, path } = await subscribed(stack, receiver, [{ status: 500, delayMs: 1000 }]);
-    await stack.message(instance, { id: 'in-flight-1' });
-    await until('the attempt in flight', () => receiver.at(path).length === 1);
-    expectSuccess(await stack.deleteInstance(instance));
+    // The first attempt is held by the on.receiver for a second and then fails, after the deletion.
+    const { instance, path } = await subscribed(on.stack, on.receiver, [{ status: 500, delayMs: 1000 }]);
+    await on.stack.message(instance, { id: 'in-flight-1' });
+    await until('the attempt in flight', () => on.receiver.at(path).length === 1);
+    expectSuccess(await on.stack.deleteInstance(instance));
     await sleep(1000 + 3600 + 1500);
-    expect(receiver.at(path)).toHaveLength(1);
+    expect(on.receiver.at(path)).toHaveLength(1);
     const events = await streamEvents(`notifications-${instance.instanceid}`);
     expect(events.filter((e) => e.type === 'NotificationDelivered')).toEqual([]);
     expect(events.at(-1)).toMatchObject({ type: 'NotificationCancelled', data: { reason: 'the instance was deleted' } });
   });
 
   it('resetting the token changes nothing of delivery: same URL, same signing secret, the sequence goes on', async () => {
-    const { instance, path, url, secret } = await subscribed(stack, receiver);
-    await stack.message(instance, { id: 'reset-1' });
-    await until('the first notification', () => receiver.at(path).length === 1);
+    const { instance, path, url, secret } = await subscribed(on.stack, on.receiver);
+    await on.stack.message(instance, { id: 'reset-1' });
+    await until('the first notification', () => on.receiver.at(path).length === 1);
 
-    const renewed = await stack.resetInstanceToken(instance);
-    await stack.message(instance, { id: 'reset-2' });
-    await until('the second notification', () => receiver.at(path).length === 2);
+    const renewed = await on.stack.resetInstanceToken(instance);
+    await on.stack.message(instance, { id: 'reset-2' });
+    await until('the second notification', () => on.receiver.at(path).length === 2);
 
     const webhook = new Webhook(secret);
-    const [first, second] = receiver.at(path);
+    const [first, second] = on.receiver.at(path);
     for (const r of [first, second]) expect(webhook.verify(r.rawBody, headersOf(r))).toEqual(r.json);
     expect(second.json).toMatchObject({ instanceId: instance.instanceid, sequence: 2, messages: [{ id: 'reset-2' }] });
-    expect(await stack.status(renewed)).toMatchObject({ webhookUrl: url, enabled: true, signingSecret: secret });
-    const logs = await loggedAttempts(stack, renewed, 2);
+    expect(await on.stack.status(renewed)).toMatchObject({ webhookUrl: url, enabled: true, signingSecret: secret });
+    const logs = await loggedAttempts(on.stack, renewed, 2);
     expect(logs.map((a) => [a.sequence, a.status])).toEqual([
       [2, 200],
       [1, 200],
     ]);
-    expectFailure(await stack.setWebhook(instance, ''), ['0006']);
+    expectFailure(await on.stack.setWebhook(instance, ''), ['0006']);
   });
 });

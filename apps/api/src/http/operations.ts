@@ -24,9 +24,16 @@ import { GetWebhookLogsQuery } from '../webhooks/get-webhook-logs/get-webhook-lo
 import { GetWebhookStatusHandler } from '../webhooks/get-webhook-status/get-webhook-status.handler';
 import { GetWebhookStatusQuery } from '../webhooks/get-webhook-status/get-webhook-status.query';
 import { parseKindSet } from '../webhooks/notification-kinds-param';
+import { GetNotificationsHandler } from '../notifications/get-notifications/get-notifications.handler';
+import { GetNotificationsQuery } from '../notifications/get-notifications/get-notifications.query';
+import { NotificationsDto, RedeliverDto } from '../notifications/notifications.dto';
+import { RedeliverCommand } from '../notifications/redeliver/redeliver.command';
+import { RedeliverHandler } from '../notifications/redeliver/redeliver.handler';
 import { RotateSigningSecretCommand } from '../webhooks/rotate-signing-secret/rotate-signing-secret.command';
 import { RotateSigningSecretHandler } from '../webhooks/rotate-signing-secret/rotate-signing-secret.handler';
-import { RotateSigningSecretDto, WebhookDto, WebhookLogsDto, WebhookStatusDto } from '../webhooks/webhooks.dto';
+import { TestWebhookCommand } from '../webhooks/test-webhook/test-webhook.command';
+import { TestWebhookHandler } from '../webhooks/test-webhook/test-webhook.handler';
+import { RotateSigningSecretDto, TestWebhookDto, WebhookDto, WebhookLogsDto, WebhookStatusDto } from '../webhooks/webhooks.dto';
 
 /** The hosts of docs/api.md section 1. */
 export type HostName = 'account' | 'instance' | 'internal';
@@ -156,6 +163,35 @@ export const OPERATIONS: readonly Operation[] = [
     dto: RotateSigningSecretDto,
     handler: RotateSigningSecretHandler,
     message: (p) => new RotateSigningSecretCommand(p.instanceid, p.token),
+    status: 200,
+  }),
+  operation({
+    host: 'instance',
+    path: '/testWebhook',
+    methods: ['GET', 'POST'],
+    dto: TestWebhookDto,
+    handler: TestWebhookHandler,
+    // Absent, a JSON null or empty: the registered URL (docs/api.md 8.6).
+    message: (p) => new TestWebhookCommand(p.instanceid, p.token, p.webhookUrl ?? ''),
+    status: 200,
+  }),
+  operation({
+    host: 'instance',
+    path: '/getNotifications',
+    methods: ['GET', 'POST'],
+    dto: NotificationsDto,
+    handler: GetNotificationsHandler,
+    // A JSON null is an absent parameter, as the form rules (IsOptional) treat it: the default.
+    message: (p) => new GetNotificationsQuery(p.instanceid, p.token, p.after == null ? 0 : Number(p.after), p.limit == null ? 100 : Number(p.limit)),
+    status: 200,
+  }),
+  operation({
+    host: 'instance',
+    path: '/redeliver',
+    methods: ['GET', 'POST'],
+    dto: RedeliverDto,
+    handler: RedeliverHandler,
+    message: (p) => new RedeliverCommand(p.instanceid, p.token, Number(p.from), p.to == null ? null : Number(p.to)),
     status: 200,
   }),
   operation({

@@ -57,6 +57,17 @@ export function WebhookUrlParam(): PropertyDecorator {
   );
 }
 
+/** `webhookUrl` of testWebhook (docs/api.md 8.6): optional; absent or empty means the registered URL,
+ * and a given one is checked as registration checks it. */
+export function OptionalWebhookUrlParam(): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    IsString(withCode('0002', '$property must be a string')),
+    WellFormed(),
+    Validate(WebhookUrlFormConstraint, { context: { code: '0008' } }),
+  );
+}
+
 /** An optional string parameter; when given it must be a string within `maxLength` without control
  * characters (free text such as a message body may have them: `allowControl`). */
 export function OptionalText(maxLength: number, allowControl = false): PropertyDecorator {
@@ -117,6 +128,25 @@ export function Limit(max: number): PropertyDecorator {
         },
       },
       withCode('0002', `$property must be a whole number from 1 to ${max}`),
+    ),
+  );
+}
+
+/** A whole number from `min` on, as a string of digits or a JSON number (getNotifications' `after`,
+ * redeliver's `from` and `to`, docs/api.md 8.7 and 8.8); required unless `optional`. */
+export function SequenceParam(min: 0 | 1, optional: boolean): PropertyDecorator {
+  return applyDecorators(
+    ...(optional ? [IsOptional()] : [IsGiven(false, '$property is required')]),
+    ValidateBy(
+      {
+        name: 'isSequence',
+        validator: {
+          validate: (value: unknown) =>
+            (typeof value === 'number' && Number.isSafeInteger(value) && value >= min) ||
+            (typeof value === 'string' && /^\d{1,15}$/.test(value) && Number(value) >= min),
+        },
+      },
+      withCode('0002', `$property must be a whole number from ${min} on`),
     ),
   );
 }

@@ -22,6 +22,9 @@ export const OPERATION_NAMES: Record<HostName, Readonly<Record<string, string>>>
     '/getWebhookStatus': 'getWebhookStatus',
     '/getWebhookLogs': 'getWebhookLogs',
     '/rotateSigningSecret': 'rotateSigningSecret',
+    '/testWebhook': 'testWebhook',
+    '/getNotifications': 'getNotifications',
+    '/redeliver': 'redeliver',
     '/healthz': 'healthz',
   },
   internal: {

@@ -1,4 +1,4 @@
-import { Limit, NotificationKindsParam, RequiredText, WebhookUrlParam } from '../http/param-rules';
+import { Limit, NotificationKindsParam, OptionalWebhookUrlParam, RequiredText, WebhookUrlParam } from '../http/param-rules';
 
 export class WebhookDto {
   @RequiredText(128) instanceid!: string;
@@ -23,4 +23,11 @@ export class WebhookLogsDto {
   @RequiredText(128) instanceid!: string;
   @RequiredText(512) token!: string;
   @Limit(100) limit?: string | number;
+}
+
+/** testWebhook (docs/api.md 8.6). */
+export class TestWebhookDto {
+  @RequiredText(128) instanceid!: string;
+  @RequiredText(512) token!: string;
+  @OptionalWebhookUrlParam() webhookUrl?: string | null;
 }

@@ -4,7 +4,7 @@ import { instanceDecider, instanceStreamName, type DisableWebhookForReceiver } f
 import { notifierWorkflow, type NotificationEvent, type OpenNotification } from '@gw/domain-notifications';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
-import type { AttemptResult, WebhookSender } from '../delivery/webhook-sender';
+import type { AttemptResult, WebhookSender } from '@gw/webhook-delivery';
 import type { NotifierMetrics } from '../metrics/metrics';
 import { Stopping, type NotificationWriter } from './notification-writer';
 import type { NotifierModel } from './notifier-model';
@@ -117,7 +117,7 @@ export class Dispatcher {
   }
 
   private async attempt(instanceId: string, notification: OpenNotification): Promise<void> {
-    const instance = this.model.instance(instanceId);
+    const instance = this.model.notifierState(instanceId);
     const [decision] = notifierWorkflow.decide({ type: 'AttemptDue', data: { instanceId, now: new Date().toISOString() } }, instance);
     if (decision?.type === 'CancelPending') {
       const cancelled = await this.writer.run(instanceId, decision);

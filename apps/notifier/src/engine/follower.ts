@@ -199,7 +199,7 @@ export class Follower {
     if (!instanceId || !this.model.owns(instanceId)) return;
     if (prefix === INSTANCE_STREAM_PREFIX) {
       if (!isInstanceEvent(event)) return;
-      const before = this.model.instance(instanceId);
+      const before = this.model.notifierState(instanceId);
       if (!this.model.applyInstanceEvent(instanceId, event)) return;
       const input = { type: 'InstanceEventRecorded' as const, data: { event, now: new Date().toISOString() } };
       for (const output of notifierWorkflow.decide(input, before)) {
@@ -225,7 +225,7 @@ export class Follower {
       this.options.onChange(instanceId);
     } else if (prefix === INBOX_STREAM_PREFIX && isInboxEvent(event)) {
       const input = { type: 'TrafficRecorded' as const, data: { sourceEventId: event.id, event } };
-      for (const output of notifierWorkflow.decide(input, this.model.instance(instanceId))) {
+      for (const output of notifierWorkflow.decide(input, this.model.notifierState(instanceId))) {
         if (output.type !== 'Notify') continue;
         const { item } = output.data;
         if (this.live) this.batcher.add(instanceId, item, event.position);

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { isInstanceEvent, evolveInstance, initialInstanceState, type InstanceState } from '@gw/domain-instances';
+import { isInstanceEvent, initialInstanceState, type InstanceState } from '@gw/domain-instances';
 import {
+  evolveNotifierState,
   evolveNotifications,
   initialNotificationsState,
   isNotificationEvent,
   type NotificationEvent,
   type NotificationsState,
+  type NotifierState,
   type OpenNotification,
 } from '@gw/domain-notifications';
 import type { RecordedEvent } from '@gw/event-store';
@@ -29,7 +31,8 @@ export function partitionOf(instanceId: string, partitions: number): number {
  * appends (applied when they succeed) and their echo from the subscription do not count twice.
  */
 export class NotifierModel {
-  private readonly instances = new Map<string, View<InstanceState>>();
+  /** Each instance's state and the period its notices are judged in (docs/api.md 8.9). */
+  private readonly instances = new Map<string, View<NotifierState>>();
   private readonly notifications = new Map<string, View<NotificationsState>>();
   /** Instances that have notifications which may still be sent; kept in step with `notifications`. */
   private readonly withOpen = new Set<string>();
@@ -44,7 +47,17 @@ export class NotifierModel {
   }
 
   instance(instanceId: string): InstanceState {
-    return this.instances.get(instanceId)?.state ?? initialInstanceState();
+    return this.instances.get(instanceId)?.state.instance ?? initialInstanceState();
+  }
+
+  /** What the notifier workflow knows of the instance. */
+  notifierState(instanceId: string): NotifierState {
+    return this.instances.get(instanceId)?.state ?? { instance: initialInstanceState(), period: null };
+  }
+
+  /** Every instance the model knows. */
+  instanceIds(): IterableIterator<string> {
+    return this.instances.keys();
   }
 
   notificationsOf(instanceId: string): View<NotificationsState> {
@@ -67,9 +80,9 @@ export class NotifierModel {
   /** Folds an instance-stream event; returns the instance id when it was new to this model. */
   applyInstanceEvent(instanceId: string, event: RecordedEvent): boolean {
     if (!isInstanceEvent(event)) return false;
-    const view = this.instances.get(instanceId) ?? { state: initialInstanceState(), revision: -1n };
+    const view = this.instances.get(instanceId) ?? { state: this.notifierState(instanceId), revision: -1n };
     if (event.revision <= view.revision) return false;
-    this.instances.set(instanceId, { state: evolveInstance(view.state, event), revision: event.revision });
+    this.instances.set(instanceId, { state: evolveNotifierState(view.state, event), revision: event.revision });
     return true;
   }
 
@@ -109,7 +122,9 @@ export class NotifierModel {
   /** Everything the model holds, per instance, for a snapshot. */
   entries(): SnapshotEntry[] {
     const entries = new Map<string, SnapshotEntry>();
-    for (const [instanceId, view] of this.instances) entries.set(instanceId, { instanceId, instance: storedView(view) });
+    for (const [instanceId, { state, revision }] of this.instances) {
+      entries.set(instanceId, { instanceId, instance: storedView({ state: state.instance, revision }), noticePeriod: state.period });
+    }
     for (const [instanceId, view] of this.notifications) {
       const entry = entries.get(instanceId) ?? { instanceId };
       entry.notifications = storedView(view);
@@ -123,8 +138,11 @@ export class NotifierModel {
     this.instances.clear();
     this.notifications.clear();
     this.withOpen.clear();
-    for (const { instanceId, instance, notifications } of entries) {
-      if (instance) this.instances.set(instanceId, restoredView(instance));
+    for (const { instanceId, instance, noticePeriod, notifications } of entries) {
+      if (instance) {
+        const { state, revision } = restoredView(instance);
+        this.instances.set(instanceId, { state: { instance: state, period: noticePeriod ?? null }, revision });
+      }
       if (notifications) this.replaceNotifications(instanceId, restoredView(notifications));
     }
   }

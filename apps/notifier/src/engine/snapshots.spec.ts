@@ -37,6 +37,18 @@ function populated(): NotifierModel {
       createdAt: '2026-01-01T00:00:00.000Z',
     }),
   );
+  model.applyRecordedNotification(
+    I,
+    recorded(`notifications-${I}`, 1n, 'NotificationCreated', {
+      instanceId: I,
+      webhookId: 'msg_2',
+      sequence: 2,
+      body: { instanceId: I, sequence: 2, instance: { event: 'expiring', expiresAt: '2026-01-04T00:00:00.000Z' } },
+      sourceEventIds: [],
+      noticeKey: 'expiring@24',
+      createdAt: '2026-01-03T00:00:00.000Z',
+    }),
+  );
   return model;
 }
 
@@ -44,7 +56,7 @@ const keysOf = (value: object) => Object.keys(value).sort();
 
 /** The shape each version was written with. A new field in a state needs a new version here and in
  * SNAPSHOT_VERSION, so that a notifier never restores an old snapshot as if it had the new shape. */
-const SHAPES: Record<number, { instance: string[]; notifications: string[]; open: string[] }> = {
+const SHAPES: Record<number, { instance: string[]; notifications: string[]; open: string[]; noticePeriod?: string[] }> = {
   1: {
     instance: ['accountEmail', 'createdAt', 'disabledReason', 'encryptedSigningSecret', 'expiresAt', 'instanceId', 'packageId', 'status', 'tokenHash', 'webhookOn', 'webhookUrl'],
     notifications: ['lastSequence', 'open'],
@@ -59,6 +71,16 @@ const SHAPES: Record<number, { instance: string[]; notifications: string[]; open
     notifications: ['lastSequence', 'open'],
     open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
   },
+  // Instance notices (docs/api.md 8.9): the period they are judged in, and the ledger of those made.
+  3: {
+    instance: [
+      'accountEmail', 'createdAt', 'disabledReason', 'encryptedSigningSecret', 'events', 'expiresAt', 'instanceId', 'packageId',
+      'previousSigningSecret', 'status', 'tokenHash', 'webhookOn', 'webhookUrl',
+    ],
+    notifications: ['lastSequence', 'notices', 'open'],
+    open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
+    noticePeriod: ['expiresAt', 'renewal', 'since'],
+  },
 };
 
 describe('notifier snapshots', () => {
@@ -68,6 +90,7 @@ describe('notifier snapshots', () => {
       instance: keysOf(entry.instance!.state),
       notifications: keysOf(entry.notifications!.state),
       open: keysOf(entry.notifications!.state.open['msg_1']),
+      noticePeriod: keysOf(entry.noticePeriod!),
     }).toEqual(SHAPES[SNAPSHOT_VERSION]);
   });
 
@@ -78,7 +101,9 @@ describe('notifier snapshots', () => {
     restored.restore(stored);
     expect(restored.entries()).toEqual(taken.entries());
     expect(restored.instance(I)).toEqual(taken.instance(I));
-    expect(restored.notificationsOf(I)).toEqual({ state: taken.notificationsOf(I).state, revision: 0n });
+    expect(restored.notifierState(I)).toEqual(taken.notifierState(I));
+    expect(restored.notificationsOf(I).state.notices).toEqual({ expiresAt: '2026-01-04T00:00:00.000Z', keys: ['expiring@24'] });
+    expect(restored.notificationsOf(I)).toEqual({ state: taken.notificationsOf(I).state, revision: 1n });
     expect([...restored.instancesWithOpenNotifications()]).toEqual([I]);
     // Events the snapshot already holds are not applied twice.
     expect(restored.applyInstanceEvent(I, recorded(`instance-${I}`, 3n, 'WebhookCleared', { instanceId: I, clearedAt: '2026-01-02T00:00:00.000Z' }))).toBe(false);

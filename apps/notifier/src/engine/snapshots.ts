@@ -1,6 +1,6 @@
 import { newEventId } from '@gw/application';
 import type { InstanceState } from '@gw/domain-instances';
-import type { NotificationsState } from '@gw/domain-notifications';
+import type { NoticePeriod, NotificationsState } from '@gw/domain-notifications';
 import type { EventStore } from '@gw/event-store';
 import type { View } from './notifier-model';
 
@@ -9,7 +9,7 @@ import type { View } from './notifier-model';
  * what the model keeps changes shape: a notifier ignores a snapshot of another version and replays
  * the log from the start instead (and then writes a snapshot of its own).
  */
-export const SNAPSHOT_VERSION = 2;
+export const SNAPSHOT_VERSION = 3;
 
 /** Instances per snapshot event, so that no event grows past what an engine accepts (EventStoreDB:
  * 16 MiB by default) even with full notification bodies. */
@@ -19,6 +19,8 @@ const INSTANCES_PER_CHUNK = 500;
 export interface SnapshotEntry {
   instanceId: string;
   instance?: { state: InstanceState; revision: string };
+  /** The period the instance's notices are judged in (docs/api.md 8.9), folded with `instance`. */
+  noticePeriod?: NoticePeriod | null;
   notifications?: { state: NotificationsState; revision: string };
 }
 

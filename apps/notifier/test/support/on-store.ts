@@ -34,3 +34,27 @@ export async function startOnStore(onEsdb: boolean, env: Record<string, string> 
     },
   };
 }
+
+/**
+ * For a suite: starts a receiver and the stack on the chosen store before its tests and stops them
+ * after. `on.stack` and `on.receiver` are there once the suite's tests run.
+ */
+export function stackOnStore(onEsdb: boolean, env: Record<string, string> = {}): { readonly stack: Stack; readonly receiver: WebhookReceiver } {
+  let running: RunningOnStore | undefined;
+  beforeAll(async () => {
+    running = await startOnStore(onEsdb, env);
+  }, 60_000);
+  afterAll(() => running?.stop());
+  const started = (): RunningOnStore => {
+    if (!running) throw new Error('the stack is not started: use it inside the suite’s tests');
+    return running;
+  };
+  return {
+    get stack() {
+      return started().stack;
+    },
+    get receiver() {
+      return started().receiver;
+    },
+  };
+}

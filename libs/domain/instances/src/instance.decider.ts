@@ -53,6 +53,18 @@ export type RotateSigningSecret = {
   data: { newSigningSecret: string; overlapHours: number; now: string };
 };
 
+/**
+ * Checks a test notification may be sent now (docs/api.md 8.6): to `url` when given (`urlRefusal` is
+ * the adapter's verdict on where its host points, as for ChangeWebhook), else to the registered URL,
+ * which needs delivery on. An instance without a signing secret yet (only possible with `url`, before
+ * any registration) gets `newSigningSecret` as its first, so that the test is signed with the secret
+ * the receiver will keep; that is the one change a test makes.
+ */
+export type PrepareTestNotification = {
+  type: 'PrepareTestNotification';
+  data: { url: string; urlRefusal?: string; newSigningSecret?: string; now: string };
+};
+
 /** The receiver answered 410 Gone to a delivery for `url`. */
 export type DisableWebhookForReceiver = {
   type: 'DisableWebhookForReceiver';
@@ -66,7 +78,8 @@ export type InstanceCommand =
   | DisableWebhookForReceiver
   | DeleteInstance
   | ResetInstanceToken
-  | RotateSigningSecret;
+  | RotateSigningSecret
+  | PrepareTestNotification;
 
 /** Raised when a freshly drawn instance id is already taken; the caller draws another. */
 export class InstanceIdTaken extends Error {
@@ -133,10 +146,12 @@ function decideRenew({ data }: RenewInstance, state: InstanceState): InstanceEve
   ];
 }
 
-function decideChangeWebhook({ data }: ChangeWebhook, state: InstanceState): InstanceEvent[] {
-  if (state.status !== 'created') {
-    return refuse({ code: Codes.InstanceAuthFailed, field: 'token', message: 'unknown instanceid or wrong token' });
-  }
+/**
+ * The checks a webhook change and a test share: the instance exists (else 0006 alone, as for a wrong
+ * token), is active (0007), and a given URL's host is public (0008, the adapter's verdict).
+ */
+function webhookChecks(state: InstanceState, data: { url: string; urlRefusal?: string; now: string }): Violation[] {
+  if (state.status !== 'created') return [{ code: Codes.InstanceAuthFailed, field: 'token', message: 'unknown instanceid or wrong token' }];
   const violations: Violation[] = [];
   if (instanceStatus(state.expiresAt, data.now) === 'expired') {
     violations.push({ code: Codes.InstanceExpired, field: 'instanceid', message: 'the instance has expired; renew it first' });
@@ -144,6 +159,12 @@ function decideChangeWebhook({ data }: ChangeWebhook, state: InstanceState): Ins
   if (data.url !== '' && data.urlRefusal) {
     violations.push({ code: Codes.WebhookUrlRefused, field: 'webhookUrl', message: data.urlRefusal });
   }
+  return violations;
+}
+
+function decideChangeWebhook({ data }: ChangeWebhook, state: InstanceState): InstanceEvent[] {
+  const violations = webhookChecks(state, data);
+  if (state.status !== 'created') return refuse(violations[0]);
   refuseIfAny(violations);
 
   if (data.url === '') {
@@ -214,6 +235,20 @@ function decideRotate({ data }: RotateSigningSecret, state: InstanceState): Inst
   ];
 }
 
+function decidePrepareTest({ data }: PrepareTestNotification, state: InstanceState): InstanceEvent[] {
+  const violations = webhookChecks(state, data);
+  // Not created: webhookChecks refused it (0006), and nothing else is checked.
+  if (state.status !== 'created') return refuse(violations[0]);
+  if (data.url === '' && (state.webhookUrl === '' || !state.webhookOn)) {
+    const why = state.webhookUrl === '' ? 'no webhook URL is registered' : 'the receiver switched delivery off';
+    violations.push({ code: Codes.DeliveryOff, field: 'webhookUrl', message: `delivery is off: ${why}` });
+  }
+  refuseIfAny(violations);
+  if (state.encryptedSigningSecret !== null) return [];
+  if (data.newSigningSecret === undefined) throw new Error('PrepareTestNotification: an instance without a secret needs newSigningSecret');
+  return [{ type: 'SigningSecretIssued', data: { instanceId: state.instanceId, encryptedSecret: data.newSigningSecret, issuedAt: data.now } }];
+}
+
 export const instanceDecider: Decider<InstanceCommand, InstanceEvent, InstanceState> = {
   initialState: initialInstanceState,
   evolve: evolveInstance,
@@ -233,6 +268,8 @@ export const instanceDecider: Decider<InstanceCommand, InstanceEvent, InstanceSt
         return decideResetToken(command, state);
       case 'RotateSigningSecret':
         return decideRotate(command, state);
+      case 'PrepareTestNotification':
+        return decidePrepareTest(command, state);
       default:
         return assertNever(command);
     }

@@ -1,21 +1,25 @@
 import type { Ack, Message } from '@gw/domain-inbox';
+import type { InstanceNotice } from './instance-notices';
 
 /** The body a receiver gets, exactly as recorded (docs/api.md section 6). */
 export type NotificationBody =
   | { instanceId: string; sequence: number; messages: Message[] }
-  | { instanceId: string; sequence: number; ack: Ack[] };
+  | { instanceId: string; sequence: number; ack: Ack[] }
+  | { instanceId: string; sequence: number; instance: InstanceNotice };
 
-/** What a notification carries besides its envelope: messages or acks, never both (docs/api.md section 6). */
-export type NotificationContent = { messages: Message[] } | { ack: Ack[] };
+/** What a notification carries besides its envelope: messages, acks or one instance notice, never
+ * two of them (docs/api.md section 6 and 8.9). */
+export type NotificationContent = { messages: Message[] } | { ack: Ack[] } | { instance: InstanceNotice };
 
 type Ref = { instanceId: string; webhookId: string; sequence: number };
 
 /** A notification exists; its first attempt is due at once. `sourceEventIds` are the recorded
- * messages or acks it carries, in record order; events written before batching name their one
- * source as `sourceEventId`. */
+ * messages or acks it carries, in record order (none for an instance notice); events written before
+ * batching name their one source as `sourceEventId`. An instance notice names its `noticeKey`
+ * (docs/api.md 8.9), so that it is made once per expiry. */
 export type NotificationCreated = {
   type: 'NotificationCreated';
-  data: Ref & { body: NotificationBody; createdAt: string } & ({ sourceEventIds: string[] } | { sourceEventId: string });
+  data: Ref & { body: NotificationBody; createdAt: string; noticeKey?: string } & ({ sourceEventIds: string[] } | { sourceEventId: string });
 };
 
 /** The recorded messages or acks a notification carries, whichever way its event names them. */
@@ -43,21 +47,37 @@ export type NotificationCancelled = { type: 'NotificationCancelled'; data: Ref &
 /** An operator asked for a dead-lettered notification again: a new full schedule starts now. */
 export type NotificationResent = { type: 'NotificationResent'; data: Ref & { at: string } };
 
+/** An instance's owner asked for a notification again, whatever became of it (docs/api.md 8.8): a new
+ * full schedule starts now. It carries the body because the notifications state keeps open
+ * notifications only: a delivered or cancelled one comes back from this event alone. */
+export type NotificationRedelivered = { type: 'NotificationRedelivered'; data: Ref & { body: NotificationBody; at: string } };
+
+/** A test notification was sent on request (docs/api.md 8.6): one attempt, no sequence, no retry;
+ * it is not a notification of the instance's sequence, only a line of its delivery log. */
+export type TestNotificationAttempted = {
+  type: 'TestNotificationAttempted';
+  data: { instanceId: string; webhookId: string; at: string; status: number; error: string; durationMs: number };
+};
+
 export type NotificationEvent =
+  | TestNotificationAttempted
   | NotificationCreated
   | DeliveryAttemptFailed
   | NotificationDelivered
   | NotificationDeadLettered
   | NotificationCancelled
-  | NotificationResent;
+  | NotificationResent
+  | NotificationRedelivered;
 
 const TYPES: ReadonlySet<string> = new Set<NotificationEvent['type']>([
+  'TestNotificationAttempted',
   'NotificationCreated',
   'DeliveryAttemptFailed',
   'NotificationDelivered',
   'NotificationDeadLettered',
   'NotificationCancelled',
   'NotificationResent',
+  'NotificationRedelivered',
 ]);
 
 export function isNotificationEvent(event: { type: string }): event is NotificationEvent {

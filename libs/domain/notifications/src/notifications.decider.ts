@@ -1,13 +1,22 @@
-import { addMs, assertNever, type Decider } from '@gw/domain-core';
-import type { NotificationContent, NotificationEvent } from './notification.events';
+import { Codes, type Violation } from '@gw/contract';
+import { addMs, assertNever, refuseIfAny, type Decider } from '@gw/domain-core';
+import type { NotificationBody, NotificationContent, NotificationEvent } from './notification.events';
+import { noticeRecorded } from './instance-notices';
 import { evolveNotifications, initialNotificationsState, type NotificationsState, type OpenNotification } from './notifications.state';
 
 /** One notification to create: the webhook id the caller chose for it, what it carries, and the
- * recorded messages or acks that is made of (see `batchNotifiable`). */
+ * recorded messages or acks that is made of (see `batchNotifiable`); an instance notice carries its
+ * `noticeKey` instead (see `dueNotices`). */
 export interface NewNotification {
   webhookId: string;
   content: NotificationContent;
   sourceEventIds: string[];
+  noticeKey?: string;
+}
+
+/** An instance notice that was made already for the same expiry is not made again (docs/api.md 8.9). */
+function alreadyNoticed({ content, noticeKey }: NewNotification, state: NotificationsState): boolean {
+  return noticeKey !== undefined && 'instance' in content && noticeRecorded(state.notices ?? null, content.instance.expiresAt, noticeKey);
 }
 
 /** Creates the next notifications of an instance, numbered on from its last sequence in this order. */
@@ -49,7 +58,36 @@ export type CancelNotifications = {
 /** An operator resends the dead-lettered notifications, each with a new full schedule. */
 export type ResendDeadLettered = { type: 'ResendDeadLettered'; data: { instanceId: string; now: string } };
 
-export type NotificationCommand = CreateNotifications | RecordAttempt | CancelPending | CancelNotifications | ResendDeadLettered;
+/** The outcome of a test notification sent on request (docs/api.md 8.6), recorded after the attempt. */
+export type RecordTestAttempt = {
+  type: 'RecordTestAttempt';
+  data: { instanceId: string; webhookId: string; at: string; status: number; error: string; durationMs: number };
+};
+
+/** The widest range one redeliver may name (docs/api.md 8.8). */
+export const MAX_REDELIVER_RANGE = 1000;
+
+/**
+ * The instance's owner queues again the notifications with `from` ≤ sequence ≤ `to` (null: the
+ * last), whatever their state; pending ones are left as they are (docs/api.md 8.8). `recorded` is the
+ * instance's notifications as its stream holds them (see `notificationHistory`): the state keeps open
+ * ones only, and a delivered or cancelled one needs its body to be sent again. `expired` and
+ * `deliveryOn` describe the instance at `now`.
+ */
+export type Redeliver = {
+  type: 'Redeliver';
+  data: {
+    instanceId: string;
+    from: number;
+    to: number | null;
+    recorded: readonly { webhookId: string; sequence: number; body: NotificationBody }[];
+    expired: boolean;
+    deliveryOn: boolean;
+    now: string;
+  };
+};
+
+export type NotificationCommand = RecordTestAttempt | CreateNotifications | RecordAttempt | CancelPending | CancelNotifications | ResendDeadLettered | Redeliver;
 
 export const GONE_REASON = 'the receiver answered 410 Gone';
 
@@ -80,6 +118,25 @@ function decideAttempt({ data }: RecordAttempt, state: NotificationsState): Noti
   return [failed(addMs(data.at, Math.round(delay * 1000)))];
 }
 
+function decideRedeliver({ data }: Redeliver, state: NotificationsState): NotificationEvent[] {
+  const to = data.to ?? state.lastSequence;
+  const violations: Violation[] = [];
+  if (to - data.from + 1 > MAX_REDELIVER_RANGE) {
+    violations.push({ code: Codes.MalformedParameter, field: 'to', message: `the range may hold at most ${MAX_REDELIVER_RANGE} sequence numbers` });
+  }
+  if (data.expired) violations.push({ code: Codes.InstanceExpired, field: 'instanceid', message: 'the instance has expired; renew it first' });
+  else if (!data.deliveryOn) violations.push({ code: Codes.DeliveryOff, field: 'instanceid', message: 'delivery is off: register a webhook URL first' });
+  refuseIfAny(violations);
+  return data.recorded
+    .filter((n) => n.sequence >= data.from && n.sequence <= to && n.sequence <= state.lastSequence)
+    .filter((n) => state.open[n.webhookId]?.status !== 'pending')
+    .sort((a, b) => a.sequence - b.sequence)
+    .map((n) => ({
+      type: 'NotificationRedelivered',
+      data: { instanceId: data.instanceId, webhookId: n.webhookId, sequence: n.sequence, body: n.body, at: data.now },
+    }));
+}
+
 export const notificationsDecider: Decider<NotificationCommand, NotificationEvent, NotificationsState> = {
   initialState: initialNotificationsState,
   evolve: evolveNotifications,
@@ -87,16 +144,22 @@ export const notificationsDecider: Decider<NotificationCommand, NotificationEven
     switch (command.type) {
       case 'CreateNotifications': {
         const { instanceId, notifications, now } = command.data;
-        return notifications.map(({ webhookId, content, sourceEventIds }, i) => {
-          const sequence = state.lastSequence + 1 + i;
-          return {
-            type: 'NotificationCreated',
-            data: { instanceId, webhookId, sequence, body: { instanceId, sequence, ...content }, sourceEventIds, createdAt: now },
-          };
-        });
+        return notifications
+          .filter((n) => !alreadyNoticed(n, state))
+          .map(({ webhookId, content, sourceEventIds, noticeKey }, i): NotificationEvent => {
+            const sequence = state.lastSequence + 1 + i;
+            const body = { instanceId, sequence, ...content } as NotificationBody;
+            return {
+              type: 'NotificationCreated',
+              data: { instanceId, webhookId, sequence, body, sourceEventIds, ...(noticeKey ? { noticeKey } : {}), createdAt: now },
+            };
+          });
       }
       case 'RecordAttempt':
         return decideAttempt(command, state);
+      case 'RecordTestAttempt':
+        // Always recorded, whatever the instance's notifications: it is a fact about the receiver.
+        return [{ type: 'TestNotificationAttempted', data: { ...command.data } }];
       case 'CancelPending':
       case 'CancelNotifications': {
         const { instanceId, reason, now } = command.data;
@@ -113,6 +176,8 @@ export const notificationsDecider: Decider<NotificationCommand, NotificationEven
           .sort(bySequence)
           .map((n) => ({ type: 'NotificationResent', data: { ...ref(instanceId, n), at: now } }));
       }
+      case 'Redeliver':
+        return decideRedeliver(command, state);
       default:
         return assertNever(command);
     }

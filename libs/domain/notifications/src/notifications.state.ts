@@ -1,4 +1,5 @@
 import { assertNever } from '@gw/domain-core';
+import { withNotice, type NoticeLedger } from './instance-notices';
 import type { NotificationBody, NotificationEvent } from './notification.events';
 
 export type NotificationStatus = 'pending' | 'delivered' | 'dead-lettered' | 'cancelled';
@@ -19,6 +20,8 @@ export interface OpenNotification {
 export interface NotificationsState {
   lastSequence: number;
   open: Readonly<Record<string, OpenNotification>>;
+  /** The instance notices made for the instance's current expiry (docs/api.md 8.9); absent until the first. */
+  notices?: NoticeLedger;
 }
 
 export const initialNotificationsState = (): NotificationsState => ({ lastSequence: 0, open: {} });
@@ -33,8 +36,13 @@ function withOpen(state: NotificationsState, webhookId: string, next: OpenNotifi
 export function evolveNotifications(state: NotificationsState, event: NotificationEvent): NotificationsState {
   const current = state.open[event.data.webhookId];
   switch (event.type) {
-    case 'NotificationCreated':
-      return withOpen({ ...state, lastSequence: Math.max(state.lastSequence, event.data.sequence) }, event.data.webhookId, {
+    case 'TestNotificationAttempted':
+      // A test is outside the sequence: it opens nothing and numbers nothing.
+      return state;
+    case 'NotificationCreated': {
+      const { body, noticeKey } = event.data;
+      const notices = noticeKey && 'instance' in body ? { notices: withNotice(state.notices ?? null, body.instance.expiresAt, noticeKey) } : {};
+      return withOpen({ ...state, lastSequence: Math.max(state.lastSequence, event.data.sequence), ...notices }, event.data.webhookId, {
         webhookId: event.data.webhookId,
         sequence: event.data.sequence,
         body: event.data.body,
@@ -42,6 +50,7 @@ export function evolveNotifications(state: NotificationsState, event: Notificati
         attempts: 0,
         nextAttemptAt: event.data.createdAt,
       });
+    }
     case 'DeliveryAttemptFailed':
       return current
         ? withOpen(state, event.data.webhookId, { ...current, attempts: event.data.attempt, nextAttemptAt: event.data.nextAttemptAt })
@@ -55,6 +64,15 @@ export function evolveNotifications(state: NotificationsState, event: Notificati
       return current
         ? withOpen(state, event.data.webhookId, { ...current, status: 'pending', attempts: 0, nextAttemptAt: event.data.at })
         : state;
+    case 'NotificationRedelivered':
+      return withOpen(state, event.data.webhookId, {
+        webhookId: event.data.webhookId,
+        sequence: event.data.sequence,
+        body: event.data.body,
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: event.data.at,
+      });
     default:
       return assertNever(event);
   }

@@ -11,6 +11,7 @@ import {
   type InstanceEvent,
   type InstanceState,
 } from '@gw/domain-instances';
+import { dueNotices, evolveNoticePeriod, type InstanceNotice, type NoticeLedger, type NoticePeriod } from './instance-notices';
 import type { NotifiableItem } from './notification-batches';
 import { GONE_REASON, type CancelPending } from './notifications.decider';
 
@@ -23,12 +24,17 @@ export type NotifierInput =
   | { type: 'InstanceEventRecorded'; data: { event: InstanceEvent; now: string } }
   | { type: 'TrafficRecorded'; data: { sourceEventId: string; event: InboxEvent } }
   | { type: 'AttemptDue'; data: { instanceId: string; now: string } }
-  | { type: 'ReceiverAnswered'; data: { url: string; status: number; now: string } };
+  | { type: 'ReceiverAnswered'; data: { url: string; status: number; now: string } }
+  /** Time passed: `now` may have reached a notice's moment (docs/api.md 8.9). `notified` is the ledger
+   * of the instance's notifications state, `expiryNoticeHours` EXPIRY_NOTICE_HOURS. */
+  | { type: 'ClockTicked'; data: { now: string; notified: NoticeLedger | null; expiryNoticeHours: readonly number[] } };
 
 /** What the notifier is to do about it. */
 export type NotifierOutput =
   /** Make this traffic into a notification (alone or batched). */
   | { type: 'Notify'; data: { item: NotifiableItem } }
+  /** Make this instance notice into a notification of its own, once per `key` and expiry. */
+  | { type: 'NotifyInstance'; data: { key: string; notice: InstanceNotice } }
   /** Cancel every pending notification of the instance (a command of the notifications decider). */
   | CancelPending
   /** Send the due notification to this URL, signed with these (sealed) secrets, the current first. */
@@ -36,19 +42,35 @@ export type NotifierOutput =
   /** Switch the instance's delivery off: its receiver answered 410 Gone (an instance command). */
   | DisableWebhookForReceiver;
 
+/** What the notifier knows of an instance: its state as the log says, and the period its notices are
+ * judged in (docs/api.md 8.9). */
+export interface NotifierState {
+  instance: InstanceState;
+  period: NoticePeriod | null;
+}
+
+export const initialNotifierState = (): NotifierState => ({ instance: initialInstanceState(), period: null });
+
+/** Folds an instance event into what the notifier knows of the instance. */
+export function evolveNotifierState(state: NotifierState, event: InstanceEvent): NotifierState {
+  const instance = evolveInstance(state.instance, event);
+  return { instance, period: evolveNoticePeriod(state.period, event, instance) };
+}
+
 /**
  * The notifier's policy as a workflow (docs/api.md section 6): traffic recorded while delivery is on for
  * an active instance is notified; switching delivery off, a 410, or an expiry cancels what is
- * pending; an attempt goes only while delivery is on. The state is the instance as the log says.
+ * pending; an attempt goes only while delivery is on; as time passes, the instance notices of 8.9 that
+ * are due and not made yet are made. The state is the instance as the log says.
  */
-export const notifierWorkflow: Workflow<NotifierInput, NotifierOutput, InstanceState> = {
-  initialState: initialInstanceState,
+export const notifierWorkflow: Workflow<NotifierInput, NotifierOutput, NotifierState> = {
+  initialState: initialNotifierState,
 
-  evolve(state: InstanceState, input: NotifierInput): InstanceState {
-    return input.type === 'InstanceEventRecorded' ? evolveInstance(state, input.data.event) : state;
+  evolve(state: NotifierState, input: NotifierInput): NotifierState {
+    return input.type === 'InstanceEventRecorded' ? evolveNotifierState(state, input.data.event) : state;
   },
 
-  decide(input: NotifierInput, state: InstanceState): NotifierOutput[] {
+  decide(input: NotifierInput, { instance: state, period }: NotifierState): NotifierOutput[] {
     switch (input.type) {
       case 'InstanceEventRecorded': {
         const reason = switchedOffBy(state, input.data.event);
@@ -76,6 +98,10 @@ export const notifierWorkflow: Workflow<NotifierInput, NotifierOutput, InstanceS
       case 'ReceiverAnswered': {
         const { url, status, now } = input.data;
         return status === 410 ? [{ type: 'DisableWebhookForReceiver', data: { url, reason: GONE_REASON, now } }] : [];
+      }
+      case 'ClockTicked': {
+        const { now, notified, expiryNoticeHours } = input.data;
+        return dueNotices(state, period, notified, now, expiryNoticeHours).map((due) => ({ type: 'NotifyInstance', data: due }));
       }
       default:
         return assertNever(input);

@@ -89,7 +89,7 @@ describe('catching up', () => {
     const newest = rebuilt.latestAttempts('busy', 100);
     const recorded = (await store.readAll()).filter((e) => e.streamName === 'notifications-busy' && e.type !== 'NotificationCreated');
     expect(newest.map((a) => a.webhookId)).toEqual(recorded.slice(-100).reverse().map((e) => (e.data as { webhookId: string }).webhookId));
-    expect(newest[0]).toEqual({ at: AT, sequence: 300, webhookId: 'msg_busy_300', status: 200, error: '', durationMs: 7, nextAttemptAt: null });
+    expect(newest[0]).toEqual({ at: AT, sequence: 300, webhookId: 'msg_busy_300', status: 200, error: '', durationMs: 7, nextAttemptAt: null, test: false });
     expect(rebuilt.latestAttempts('busy', 100)).toEqual(live.latestAttempts('busy', 100));
     expect(rebuilt.latestAttempts('quiet', 100)).toEqual(live.latestAttempts('quiet', 100));
     expect(rebuilt.latestAttempts('quiet', 100)).toHaveLength(6);

@@ -11,12 +11,13 @@ CREATE TABLE IF NOT EXISTS delivery_attempts (
   position        INTEGER PRIMARY KEY,
   instance_id     TEXT NOT NULL,
   webhook_id      TEXT NOT NULL,
-  sequence        INTEGER NOT NULL,
+  sequence        INTEGER,
   at              TEXT NOT NULL,
   status          INTEGER NOT NULL,
   error           TEXT NOT NULL,
   duration_ms     INTEGER NOT NULL,
-  next_attempt_at TEXT
+  next_attempt_at TEXT,
+  test            INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ${ATTEMPTS_BY_INSTANCE} ON delivery_attempts (instance_id, position);
 `;
@@ -27,23 +28,24 @@ const ATTEMPTS_KEPT = 100;
 
 /** Attempts bound per INSERT while applying a batch: one call for many rows costs less than one each. */
 const ATTEMPTS_PER_INSERT = 32;
-const ATTEMPT_COLUMNS = 9;
+const ATTEMPT_COLUMNS = 10;
 
 /** An INSERT of `rows` delivery attempts; rows stored already (same position) are left as they are. */
 function insertAttempts(rows: number): string {
   const values = Array.from({ length: rows }, () => `(${Array(ATTEMPT_COLUMNS).fill('?').join(', ')})`);
   return `INSERT OR IGNORE INTO delivery_attempts
-    (position, instance_id, webhook_id, sequence, at, status, error, duration_ms, next_attempt_at) VALUES ${values.join(', ')}`;
+    (position, instance_id, webhook_id, sequence, at, status, error, duration_ms, next_attempt_at, test) VALUES ${values.join(', ')}`;
 }
 
 interface AttemptRow {
   webhook_id: string;
-  sequence: bigint;
+  sequence: bigint | null;
   at: string;
   status: bigint;
   error: string;
   duration_ms: bigint;
   next_attempt_at: string | null;
+  test: bigint;
 }
 
 /** The webhook-logs read model in the read-model file; SqliteReadModels owns the file and its transactions. */
@@ -77,8 +79,8 @@ export class SqliteWebhookLogs implements WebhookLogsQuery {
       if (!isNotificationEvent(event)) continue;
       const attempt = deliveryAttemptOf(event);
       if (!attempt) continue;
-      const { position, instanceId, webhookId, sequence, at, status, error, durationMs, nextAttemptAt } = attempt;
-      columns.push(position, instanceId, webhookId, sequence, at, status, error, durationMs, nextAttemptAt);
+      const { position, instanceId, webhookId, sequence, at, status, error, durationMs, nextAttemptAt, test } = attempt;
+      columns.push(position, instanceId, webhookId, sequence, at, status, error, durationMs, nextAttemptAt, test ? 1 : 0);
       if (columns.length === ATTEMPTS_PER_INSERT * ATTEMPT_COLUMNS) {
         this.statements.insertAttempts.run(columns);
         columns.length = 0;
@@ -123,12 +125,13 @@ export class SqliteWebhookLogs implements WebhookLogsQuery {
   latestAttempts(instanceId: string, limit: number): DeliveryAttemptRow[] {
     return this.statements.latestAttempts.all(instanceId, limit).map((row) => ({
       at: row.at,
-      sequence: Number(row.sequence),
+      sequence: row.sequence === null ? null : Number(row.sequence),
       webhookId: row.webhook_id,
       status: Number(row.status),
       error: row.error,
       durationMs: Number(row.duration_ms),
       nextAttemptAt: row.next_attempt_at,
+      test: Number(row.test) === 1,
     }));
   }
 }

@@ -27,8 +27,7 @@ export const message: Message = {
   time: 1767225600,
 };
 
-export const bodyOf = (sequence: number, content: NotificationContent): NotificationBody =>
-  'messages' in content ? { instanceId: I, sequence, messages: content.messages } : { instanceId: I, sequence, ack: content.ack };
+export const bodyOf = (sequence: number, content: NotificationContent): NotificationBody => ({ instanceId: I, sequence, ...content }) as NotificationBody;
 
 export const created = (
   webhookId: string,

@@ -1,9 +1,6 @@
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import type { WebhooksConfig } from '@gw/config';
-import { InjectConfig } from '@gw/nest-app';
 import { nonPublicReason } from '@gw/net-policy';
 import { AddressNotAllowed, guardedLookup } from './guarded-lookup';
 import { signWebhook } from './signature';
@@ -29,18 +26,27 @@ const USER_AGENT = 'gateway-hub-notifier/0.1 (+https://www.standardwebhooks.com/
 /** After the headers, the body is read (and discarded) for at most this long. */
 const BODY_GRACE_MS = 2000;
 
+/** What the sender needs of the `webhooks` configuration section (a WebhooksConfig fits). */
+export interface WebhookSenderOptions {
+  /** ALLOW_PRIVATE_WEBHOOK_TARGETS: connect to non-public addresses too (local use and tests). */
+  allowPrivateTargets: boolean;
+  /** ALLOW_HTTP_WEBHOOKS: `http:` targets too. */
+  allowHttp: boolean;
+  /** DELIVERY_TIMEOUT_MS: the answer's headers must arrive within this time. */
+  deliveryTimeoutMs: number;
+}
+
 /**
  * POSTs one notification: Standard Webhooks headers and signature, no redirects followed, a 2xx
  * whose headers arrive within DELIVERY_TIMEOUT_MS is success. Targets are checked at connect time
  * (guardedLookup), and only https is used unless ALLOW_HTTP_WEBHOOKS says otherwise.
  */
-@Injectable()
-export class WebhookSender implements OnApplicationShutdown {
+export class WebhookSender {
   private readonly lookup;
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true });
   private readonly httpAgent = new HttpAgent({ keepAlive: true });
 
-  constructor(@InjectConfig('webhooks') private readonly config: WebhooksConfig) {
+  constructor(private readonly config: WebhookSenderOptions) {
     this.lookup = guardedLookup(config.allowPrivateTargets);
   }
 
@@ -55,7 +61,8 @@ export class WebhookSender implements OnApplicationShutdown {
     }
   }
 
-  onApplicationShutdown(): void {
+  /** Closes the kept-alive connections; the sender is not used afterwards. */
+  close(): void {
     this.httpsAgent.destroy();
     this.httpAgent.destroy();
   }

@@ -1,0 +1,40 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { notificationsStream } from '@gw/application';
+import { deliveryEnabled, instanceStatus } from '@gw/domain-instances';
+import { notificationsDecider, notificationsStreamName } from '@gw/domain-notifications';
+import type { InstancesQuery } from '@gw/projections';
+import { ReadModelsService } from '../../read-models/read-models.service';
+import { Clock } from '../../shared/clock';
+import { CommandRunner } from '../../shared/command-runner';
+import { InstanceAuthenticator } from '../../webhooks/instance-authenticator';
+import { InstanceNotifications } from '../instance-notifications';
+import { RedeliverCommand, type RedeliverResult } from './redeliver.command';
+
+/** docs/api.md 8.8: queues a range of notifications again, decided on the notifications stream the
+ * notifier follows, which sends them like any pending one, to the URL registered now. */
+@CommandHandler(RedeliverCommand)
+export class RedeliverHandler implements ICommandHandler<RedeliverCommand, RedeliverResult> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly readModels: ReadModelsService,
+    private readonly clock: Clock,
+    private readonly auth: InstanceAuthenticator,
+    private readonly notifications: InstanceNotifications,
+  ) {}
+
+  async execute({ instanceId, token, from, to }: RedeliverCommand): Promise<RedeliverResult> {
+    const instances: InstancesQuery = await this.readModels.current();
+    const row = instances.findInstance(instanceId);
+    this.auth.authenticate(instanceId, token, row?.tokenHash);
+    if (!row) throw new Error('unreachable: authentication passed without an instance');
+    const now = this.clock.now();
+    const expired = instanceStatus(row.expiresAt, now) === 'expired';
+    const deliveryOn = deliveryEnabled({ status: 'created', ...row }, now);
+    // Bodies of delivered and cancelled notifications are in the stream, not in the decider's state.
+    const recorded = await this.notifications.history(instanceId);
+    const { events } = await this.runner.run(notificationsStream, notificationsStreamName(instanceId), (state) =>
+      notificationsDecider.decide({ type: 'Redeliver', data: { instanceId, from, to, recorded, expired, deliveryOn, now } }, state),
+    );
+    return { queued: events.length };
+  }
+}

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { instanceStream, newSigningSecret, notificationsStream, SecretBox } from '@gw/application';
+import { instanceDecider, instanceStreamName, signingSecretsAt } from '@gw/domain-instances';
+import { notificationsDecider, notificationsStreamName } from '@gw/domain-notifications';
+import { WebhookSender } from '@gw/webhook-delivery';
+import { Clock } from '../../shared/clock';
+import { CommandRunner } from '../../shared/command-runner';
+import { InstanceAuthenticator } from '../instance-authenticator';
+import { WebhookTargetPolicy } from '../webhook-target-policy';
+import { TestWebhookCommand, type TestWebhookResult } from './test-webhook.command';
+
+/**
+ * docs/api.md 8.6: one signed test notification, sent now by the notifier's own sender (the same
+ * connect-time address check), to the given URL (checked as registration checks it, not registered)
+ * or to the registered one. The attempt is then recorded in the instance's notifications stream, for
+ * getWebhookLogs; it has no sequence and is never retried.
+ */
+@CommandHandler(TestWebhookCommand)
+export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand, TestWebhookResult> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly policy: WebhookTargetPolicy,
+    private readonly clock: Clock,
+    private readonly secrets: SecretBox,
+    private readonly auth: InstanceAuthenticator,
+    private readonly sender: WebhookSender,
+  ) {}
+
+  async execute({ instanceId, token, webhookUrl }: TestWebhookCommand): Promise<TestWebhookResult> {
+    let urlRefusal: Promise<string | null> | undefined;
+    let firstSecret: string | undefined;
+    let attempts = 0;
+    const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), async (current) => {
+      const tokenHash = current.status === 'created' ? current.tokenHash : undefined;
+      if (attempts++ === 0) this.auth.authenticate(instanceId, token, tokenHash);
+      else this.auth.check(token, tokenHash);
+      urlRefusal ??= this.policy.resolutionProblem(webhookUrl);
+      const refusal = await urlRefusal;
+      // Only an instance that has never registered a URL lacks a secret; it is never stored in clear.
+      if (webhookUrl !== '' && current.status === 'created' && current.encryptedSigningSecret === null) {
+        firstSecret ??= this.secrets.seal(newSigningSecret());
+      }
+      const data = {
+        url: webhookUrl,
+        now: this.clock.now(),
+        ...(refusal ? { urlRefusal: refusal } : {}),
+        ...(firstSecret ? { newSigningSecret: firstSecret } : {}),
+      };
+      return instanceDecider.decide({ type: 'PrepareTestNotification', data }, current);
+    });
+    if (state.status !== 'created') throw new Error('tested instance has no state');
+
+    const at = this.clock.now();
+    const webhookId = `test_${randomUUID().replace(/-/g, '')}`;
+    const result = await this.sender.send({
+      url: webhookUrl === '' ? state.webhookUrl : webhookUrl,
+      webhookId,
+      body: JSON.stringify({ instanceId, test: true, at }),
+      signingSecrets: signingSecretsAt(state, at).map((sealed) => this.secrets.open(sealed)),
+    });
+    const { status, error, durationMs } = result;
+    const command = { type: 'RecordTestAttempt' as const, data: { instanceId, webhookId, at, status, error, durationMs } };
+    await this.runner.run(notificationsStream, notificationsStreamName(instanceId), (current) => notificationsDecider.decide(command, current));
+    return { delivered: status >= 200 && status < 300, status, durationMs, error };
+  }
+}

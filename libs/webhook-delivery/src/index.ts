@@ -1,0 +1,3 @@
+export * from './guarded-lookup';
+export * from './signature';
+export * from './webhook-sender';
