@@ -21,3 +21,16 @@ export function nameBasedId(name: string): string {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/**
+ * A webhook id (the Standard Webhooks `webhook-id`): `msg_` and 32 hex characters derived from
+ * `name`, so that the same notification always gets the same id, whichever notifier makes it.
+ */
+export function notificationWebhookId(name: string): string {
+  return `msg_${nameBasedId(name).replace(/-/g, '')}`;
+}
+
+/** The webhook id of a test notification (docs/api.md 8.6): `test_` and 32 random hex characters. */
+export function testWebhookId(): string {
+  return `test_${randomUUID().replace(/-/g, '')}`;
+}

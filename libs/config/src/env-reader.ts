@@ -1,3 +1,6 @@
+/** A number written in decimal (`24`, `0.5`): no sign, no exponent. */
+const DECIMAL = /^\d+(?:\.\d+)?$/;
+
 /** The environment as the process sees it. */
 export type Env = Record<string, string | undefined>;
 
@@ -35,11 +38,23 @@ export class EnvReader {
     const raw = this.env[name];
     if (raw === undefined || raw === '') return fallback;
     const value = Number(raw);
-    if (!/^\d+(?:\.\d+)?$/.test(raw.trim()) || value < min || value > max) {
+    if (!DECIMAL.test(raw.trim()) || value < min || value > max) {
       this.problems.push(`${name}: must be a number from ${min} to ${max}, decimals allowed (got "${raw}")`);
       return fallback;
     }
     return value;
+  }
+
+  /** Comma-separated decimal numbers, each above 0 and at most `max`, each kept once. */
+  decimalList(name: string, fallback: number[], max: number, unit: string): number[] {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const parts = raw.split(',').map((part) => part.trim());
+    if (parts.some((part) => !DECIMAL.test(part) || Number(part) <= 0 || Number(part) > max)) {
+      this.problems.push(`${name}: must be comma-separated ${unit}, each above 0 and at most ${max}, decimals allowed (got "${raw}")`);
+      return fallback;
+    }
+    return [...new Set(parts.map(Number))];
   }
 
   boolean(name: string, fallback: boolean): boolean {

@@ -160,20 +160,6 @@ function readSchedule(read: EnvReader): number[] {
 }
 
 const DEFAULT_EXPIRY_NOTICE_HOURS = [72, 24];
-const DECIMAL = /^\d+(\.\d+)?$/;
-
-/** EXPIRY_NOTICE_HOURS: comma-separated hours, decimals allowed (so that tests can put marks seconds apart). */
-function readExpiryNoticeHours(read: EnvReader): number[] {
-  const raw = read.env['EXPIRY_NOTICE_HOURS'];
-  if (raw === undefined || raw === '') return DEFAULT_EXPIRY_NOTICE_HOURS;
-  const parts = raw.split(',').map((part) => part.trim());
-  if (parts.some((part) => !DECIMAL.test(part) || Number(part) <= 0 || Number(part) > 36500 * 24)) {
-    read.problems.push(`EXPIRY_NOTICE_HOURS: must be comma-separated hours, each above 0 and at most 876000, decimals allowed (got "${raw}")`);
-    return DEFAULT_EXPIRY_NOTICE_HOURS;
-  }
-  return [...new Set(parts.map(Number))];
-}
-
 export function readNotifier(read: EnvReader): NotifierConfig {
   const notifier: NotifierConfig = {
     concurrency: read.integer('NOTIFIER_CONCURRENCY', 64, 1, 10_000),
@@ -182,7 +168,8 @@ export function readNotifier(read: EnvReader): NotifierConfig {
     checkpointIntervalMs: read.integer('NOTIFIER_CHECKPOINT_INTERVAL_MS', 1000, 10, 600_000),
     snapshotEvery: read.integer('NOTIFIER_SNAPSHOT_EVERY', 50_000, 0, 100_000_000),
     batchMax: read.integer('NOTIFICATION_BATCH_MAX', 100, 1, 1000),
-    expiryNoticeHours: readExpiryNoticeHours(read),
+    // Decimals allowed, so that tests can put marks seconds apart.
+    expiryNoticeHours: read.decimalList('EXPIRY_NOTICE_HOURS', DEFAULT_EXPIRY_NOTICE_HOURS, 876_000, 'hours'),
   };
   if (notifier.partition >= notifier.partitions) {
     read.problems.push(`NOTIFIER_PARTITION: must be below NOTIFIER_PARTITIONS (${notifier.partitions})`);

@@ -22,6 +22,15 @@ export interface AttemptResult {
   retryAfterSeconds: number | null;
 }
 
+/** The attempt that could not be made because a signing secret would not open (SECRETS_KEY is not
+ * the one it was sealed with): recorded as a failure, so that it shows in getWebhookLogs. */
+export const UNREADABLE_SECRET_ATTEMPT: AttemptResult = {
+  status: 0,
+  error: 'signing secret unreadable: SECRETS_KEY differs from the one it was sealed with',
+  durationMs: 0,
+  retryAfterSeconds: null,
+};
+
 const USER_AGENT = 'gateway-hub-notifier/0.1 (+https://www.standardwebhooks.com/)';
 /** After the headers, the body is read (and discarded) for at most this long. */
 const BODY_GRACE_MS = 2000;

@@ -4,7 +4,7 @@ import { instanceDecider, instanceStreamName, type DisableWebhookForReceiver } f
 import { notifierWorkflow, type NotificationEvent, type OpenNotification } from '@gw/domain-notifications';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
-import type { AttemptResult, WebhookSender } from '@gw/webhook-delivery';
+import { UNREADABLE_SECRET_ATTEMPT, type AttemptResult, type WebhookSender } from '@gw/webhook-delivery';
 import type { NotifierMetrics } from '../metrics/metrics';
 import { Stopping, type NotificationWriter } from './notification-writer';
 import type { NotifierModel } from './notifier-model';
@@ -152,7 +152,7 @@ export class Dispatcher {
       signingSecrets = encryptedSecrets.map((sealed) => this.secrets.open(sealed));
     } catch {
       // Recorded as a failed attempt so that it shows in getWebhookLogs; an operator fixes the key.
-      return { status: 0, error: 'signing secret unreadable: SECRETS_KEY differs from the one it was sealed with', durationMs: 0, retryAfterSeconds: null };
+      return UNREADABLE_SECRET_ATTEMPT;
     }
     return this.sender.send({ url, webhookId: notification.webhookId, body: JSON.stringify(notification.body), signingSecrets });
   }

@@ -1,4 +1,4 @@
-import { nameBasedId } from '@gw/application';
+import { notificationWebhookId } from '@gw/application';
 import { nextNoticeAt, notifierWorkflow, type NewNotification } from '@gw/domain-notifications';
 import type { Logger } from '@gw/logging';
 import type { NotifierMetrics } from '../metrics/metrics';
@@ -17,7 +17,7 @@ export interface NoticeClockSettings {
 /** The webhook id of an instance notice: the same for the same instance, expiry and mark, whichever
  * notifier makes it, so that it names one notification only (docs/api.md 8.9). */
 export function noticeWebhookIdFor(instanceId: string, expiresAt: string, key: string): string {
-  return `msg_${nameBasedId(`instance-notice|${instanceId}|${expiresAt}|${key}`).replace(/-/g, '')}`;
+  return notificationWebhookId(`instance-notice|${instanceId}|${expiresAt}|${key}`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { nameBasedId } from '@gw/application';
+import { notificationWebhookId } from '@gw/application';
 import { batchNotifiable, type NewNotification, type NotifiableItem } from '@gw/domain-notifications';
 import type { Logger } from '@gw/logging';
 import type { NotifierMetrics } from '../metrics/metrics';
@@ -26,7 +26,7 @@ export interface BatcherOptions {
 /** The webhook id of the notification whose first item is `sourceEventId`: the same on every attempt
  * and resend, and the same if a restarted notifier batches that item first again. */
 export function webhookIdFor(sourceEventId: string): string {
-  return `msg_${nameBasedId(`webhook|${sourceEventId}`).replace(/-/g, '')}`;
+  return notificationWebhookId(`webhook|${sourceEventId}`);
 }
 
 /**

@@ -24,9 +24,9 @@ export class Stopping extends Error {
  * appends the result at the revision that state came from (handleCommand, with the model as a
  * trusted cache: this process is the streams' usual writer). Commands for one instance run one
  * after the other, so that this process never conflicts with itself; commands for different
- * instances run side by side and the store commits them together. A concurrent writer (an
- * operator's resend, say) makes it reload the stream and decide again; an outage makes it wait and
- * retry, since an outcome that is not recorded would be attempted again.
+ * instances run side by side and the store commits them together. A concurrent writer (the API's
+ * redeliver or an operator's resend, say) makes it reload the stream and decide again; an outage
+ * makes it wait and retry, since an outcome that is not recorded would be attempted again.
  */
 export class NotificationWriter {
   /** The last command queued per instance; the next one starts when it has settled. */
@@ -61,7 +61,8 @@ export class NotificationWriter {
       },
       {
         cache: this.modelOf(instanceId),
-        // Another writer is rare and brief (an operator's command); the notifier never gives up.
+        // Other writers (the API's redeliver and test attempts, an operator's resend) append one
+        // command's events at a time; the notifier reloads and never gives up.
         conflictRetries: Number.POSITIVE_INFINITY,
         onUnavailable: async (error, attempt) => {
           if (this.signal.aborted) throw new Stopping();

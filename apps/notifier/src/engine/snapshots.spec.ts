@@ -81,6 +81,16 @@ const SHAPES: Record<number, { instance: string[]; notifications: string[]; open
     open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
     noticePeriod: ['expiresAt', 'renewal', 'since'],
   },
+  // Every renewal announced, several before a notice included (docs/api.md 8.9).
+  4: {
+    instance: [
+      'accountEmail', 'createdAt', 'disabledReason', 'encryptedSigningSecret', 'events', 'expiresAt', 'instanceId', 'packageId',
+      'previousSigningSecret', 'status', 'tokenHash', 'webhookOn', 'webhookUrl',
+    ],
+    notifications: ['lastSequence', 'notices', 'open'],
+    open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
+    noticePeriod: ['expiresAt', 'renewals', 'since'],
+  },
 };
 
 describe('notifier snapshots', () => {

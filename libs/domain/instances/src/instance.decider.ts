@@ -1,5 +1,5 @@
 import { Codes, type Violation } from '@gw/contract';
-import { addDays, addMs, assertNever, maxIso, refuse, refuseIfAny, type Decider } from '@gw/domain-core';
+import { addDays, addHours, assertNever, maxIso, refuse, refuseIfAny, type Decider } from '@gw/domain-core';
 import type { InstanceEvent } from './instance.events';
 import { evolveInstance, initialInstanceState, instanceStatus, type CreatedInstance, type InstanceState } from './instance.state';
 import { canonicalKinds, DEFAULT_NOTIFICATION_KINDS, sameKinds, type NotificationKind } from './notification-kinds';
@@ -213,8 +213,6 @@ function decideResetToken({ data }: ResetInstanceToken, state: InstanceState): I
   return [{ type: 'InstanceTokenReset', data: { instanceId: state.instanceId, tokenHash: data.tokenHash, resetAt: data.now } }];
 }
 
-const HOUR_MS = 60 * 60 * 1000;
-
 function decideRotate({ data }: RotateSigningSecret, state: InstanceState): InstanceEvent[] {
   if (state.status !== 'created') {
     return refuse({ code: Codes.InstanceAuthFailed, field: 'token', message: 'unknown instanceid or wrong token' });
@@ -229,7 +227,7 @@ function decideRotate({ data }: RotateSigningSecret, state: InstanceState): Inst
         instanceId: state.instanceId,
         encryptedSecret: data.newSigningSecret,
         rotatedAt: data.now,
-        previousValidUntil: state.encryptedSigningSecret === null ? null : addMs(data.now, data.overlapHours * HOUR_MS),
+        previousValidUntil: state.encryptedSigningSecret === null ? null : addHours(data.now, data.overlapHours),
       },
     },
   ];

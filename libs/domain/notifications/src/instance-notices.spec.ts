@@ -21,7 +21,11 @@ const chosen = kinds('messages', 'instance');
 const renewed = (renewedAt: string, to = renewedTo) => recorded({ type: 'InstanceRenewed', data: { instanceId: I, packageId: 'monthly', renewedAt, expiresAt: to } }, renewedAt);
 const tick = (now: string, notified: NoticeLedger | null = null, hours = HOURS): NotifierInput => ({ type: 'ClockTicked', data: { now, notified, expiryNoticeHours: hours } });
 const expiring = (key: string, at = expiresAt): NotifierOutput => ({ type: 'NotifyInstance', data: { key, notice: { event: 'expiring', expiresAt: at } } });
-const renewal: NotifierOutput = { type: 'NotifyInstance', data: { key: 'renewed', notice: { event: 'renewed', packageid: 'monthly', expiresAt: renewedTo } } };
+const renewalAt = (renewedAt: string, to = renewedTo): NotifierOutput => ({
+  type: 'NotifyInstance',
+  data: { key: `renewed@${renewedAt}`, notice: { event: 'renewed', packageid: 'monthly', expiresAt: to } },
+});
+const renewal = renewalAt('2026-01-02T00:00:00.000Z');
 
 describe('instance notices: expiring', () => {
   it('makes a notice once the instance enters the last h hours, for each mark reached, in time order', () => {
@@ -59,19 +63,29 @@ describe('instance notices: expiring', () => {
 describe('instance notices: renewals', () => {
   it('announces each renewal, then the marks of the new expiry', () => {
     spec.given([created, secret, chosen, renewed('2026-01-02T00:00:00.000Z')]).when(tick('2026-01-02T00:00:00.000Z')).then([renewal]);
-    spec.given([created, secret, chosen, renewed('2026-01-02T00:00:00.000Z')]).when(tick('2026-02-02T00:00:00.000Z', { expiresAt: renewedTo, keys: ['renewed'] })).then([expiring('expiring@72', renewedTo), expiring('expiring@24', renewedTo)]);
+    const announced = { expiresAt, keys: [], lastRenewal: '2026-01-02T00:00:00.000Z' };
+    spec.given([created, secret, chosen, renewed('2026-01-02T00:00:00.000Z')]).when(tick('2026-02-02T00:00:00.000Z', announced)).then([expiring('expiring@72', renewedTo), expiring('expiring@24', renewedTo)]);
+  });
+
+  it('announces every renewal when several came before a notice was made, oldest first, each once', () => {
+    const second = '2026-03-05T00:00:00.000Z';
+    const history = [created, secret, chosen, renewed('2026-01-02T00:00:00.000Z'), renewed('2026-01-02T00:00:00.500Z', second)];
+    spec.given(history).when(tick('2026-01-02T00:00:01.000Z')).then([renewal, renewalAt('2026-01-02T00:00:00.500Z', second)]);
+    spec.given(history).when(tick('2026-01-02T00:00:01.000Z', { expiresAt, keys: [], lastRenewal: '2026-01-02T00:00:00.000Z' })).then([renewalAt('2026-01-02T00:00:00.500Z', second)]);
+    spec.given(history).when(tick('2026-01-02T00:00:01.000Z', { expiresAt, keys: [], lastRenewal: '2026-01-02T00:00:00.500Z' })).then([]);
   });
 
   it('resets which notices are due: a mark notified before the renewal is due again for the new expiry', () => {
     const before = { expiresAt, keys: ['expiring@24'] };
-    spec.given([created, secret, chosen, renewed('2026-01-03T06:00:00.000Z')]).when(tick('2026-01-03T06:00:01.000Z', before)).then([renewal]);
-    spec.given([created, secret, chosen, renewed('2026-01-03T06:00:00.000Z')]).when(tick('2026-02-02T00:00:00.000Z', before)).then([renewal, expiring('expiring@72', renewedTo), expiring('expiring@24', renewedTo)]);
+    const renewalThen = renewalAt('2026-01-03T06:00:00.000Z');
+    spec.given([created, secret, chosen, renewed('2026-01-03T06:00:00.000Z')]).when(tick('2026-01-03T06:00:01.000Z', before)).then([renewalThen]);
+    spec.given([created, secret, chosen, renewed('2026-01-03T06:00:00.000Z')]).when(tick('2026-02-02T00:00:00.000Z', before)).then([renewalThen, expiring('expiring@72', renewedTo), expiring('expiring@24', renewedTo)]);
   });
 
   it('does not send a mark already passed when the instance was renewed', () => {
     // Renewed at 2026-01-03T06:00 up to 2026-01-04T06:00: the 24 h mark is the renewal itself, the 72 h one before it.
     const to = '2026-01-04T06:00:00.000Z';
-    const notified = { expiresAt: to, keys: ['renewed'] };
+    const notified = { expiresAt: to, keys: [], lastRenewal: '2026-01-03T06:00:00.000Z' };
     spec.given([created, secret, chosen, renewed('2026-01-03T06:00:00.000Z', to)]).when(tick('2026-01-04T05:40:00.000Z', notified)).then([expiring('expiring@0.5', to)]);
   });
 
@@ -91,6 +105,21 @@ describe('instance notices: the ledger and the timer', () => {
     const after = first.reduce(notificationsDecider.evolve, notificationsDecider.initialState());
     expect(after.notices).toEqual({ expiresAt, keys: ['expiring@24'] });
     expect(notificationsDecider.decide(command, after)).toEqual([]);
+  });
+
+  it('records renewals by their moment: one announced, or an older one, is not made again', () => {
+    const notice = (renewedAt: string) => ({
+      webhookId: `msg_${renewedAt}`,
+      content: { instance: { event: 'renewed' as const, packageid: 'monthly', expiresAt: renewedTo } },
+      sourceEventIds: [],
+      noticeKey: `renewed@${renewedAt}`,
+    });
+    const create = (renewedAt: string) => ({ type: 'CreateNotifications' as const, data: { instanceId: I, notifications: [notice(renewedAt)], now: t0 } });
+    const after = notificationsDecider.decide(create('2026-01-02T00:00:01.000Z'), notificationsDecider.initialState()).reduce(notificationsDecider.evolve, notificationsDecider.initialState());
+    expect(after.notices?.lastRenewal).toBe('2026-01-02T00:00:01.000Z');
+    expect(notificationsDecider.decide(create('2026-01-02T00:00:01.000Z'), after)).toEqual([]);
+    expect(notificationsDecider.decide(create('2026-01-02T00:00:00.000Z'), after)).toEqual([]);
+    expect(notificationsDecider.decide(create('2026-01-02T00:00:02.000Z'), after)).toHaveLength(1);
   });
 
   it('wakes the notifier at the next open mark, and not at all when nothing is to come', () => {

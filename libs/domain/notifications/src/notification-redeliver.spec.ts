@@ -1,4 +1,5 @@
-import type { NotificationCommand } from './notifications.decider';
+import { DomainRefusal } from '@gw/domain-core';
+import { notificationsDecider, type NotificationCommand } from './notifications.decider';
 import type { NotificationEvent } from './notification.events';
 import { notificationHistory } from './notification-history';
 import { I, bodyOf, cancelled, created, deadLetteredHistory, delivered, failed, message, plus, resent, spec, state, t0 } from './__fixtures__/notifications.fixtures';
@@ -78,6 +79,19 @@ describe('redelivering a range of notifications', () => {
     spec.given(history).when(redeliver(1, 1001)).thenRefuses(['0002']);
     spec.given([]).when(redeliver(5, 1004)).then([]);
     spec.given([]).when(redeliver(5, 1005)).thenRefuses(['0002']);
+  });
+
+  it('without to, counts the range up to the last sequence, and names from in the refusal', () => {
+    const long = { ...state(history), lastSequence: 1004 };
+    expect(() => notificationsDecider.decide(redeliver(5, null), long)).not.toThrow();
+    let refusal: unknown;
+    try {
+      notificationsDecider.decide(redeliver(5, null, { expired: true }), { ...long, lastSequence: 1005 });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(DomainRefusal);
+    expect((refusal as DomainRefusal).violations.map((v) => [v.code, v.field])).toEqual([['0002', 'from'], ['0007', 'instanceid']]);
   });
 
   it('refuses when delivery is off (0015) or the instance expired (0007)', () => {

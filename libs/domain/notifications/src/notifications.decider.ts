@@ -122,7 +122,10 @@ function decideRedeliver({ data }: Redeliver, state: NotificationsState): Notifi
   const to = data.to ?? state.lastSequence;
   const violations: Violation[] = [];
   if (to - data.from + 1 > MAX_REDELIVER_RANGE) {
-    violations.push({ code: Codes.MalformedParameter, field: 'to', message: `the range may hold at most ${MAX_REDELIVER_RANGE} sequence numbers` });
+    // Without `to` the range runs to the last sequence, known only here (after authentication).
+    const field = data.to === null || data.to === undefined ? 'from' : 'to';
+    const message = field === 'from' ? `from \`from\` to the last notification is over ${MAX_REDELIVER_RANGE}; give \`to\`` : `the range may hold at most ${MAX_REDELIVER_RANGE} sequence numbers`;
+    violations.push({ code: Codes.MalformedParameter, field, message });
   }
   if (data.expired) violations.push({ code: Codes.InstanceExpired, field: 'instanceid', message: 'the instance has expired; renew it first' });
   else if (!data.deliveryOn) violations.push({ code: Codes.DeliveryOff, field: 'instanceid', message: 'delivery is off: register a webhook URL first' });

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { instanceStream, newSigningSecret, notificationsStream, SecretBox } from '@gw/application';
+import { instanceStream, newSigningSecret, notificationsStream, SecretBox, testWebhookId } from '@gw/application';
 import { instanceDecider, instanceStreamName, signingSecretsAt } from '@gw/domain-instances';
 import { notificationsDecider, notificationsStreamName } from '@gw/domain-notifications';
-import { WebhookSender } from '@gw/webhook-delivery';
+import { UNREADABLE_SECRET_ATTEMPT, WebhookSender } from '@gw/webhook-delivery';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../shared/command-runner';
 import { InstanceAuthenticator } from '../instance-authenticator';
@@ -52,16 +51,24 @@ export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand, T
     if (state.status !== 'created') throw new Error('tested instance has no state');
 
     const at = this.clock.now();
-    const webhookId = `test_${randomUUID().replace(/-/g, '')}`;
-    const result = await this.sender.send({
-      url: webhookUrl === '' ? state.webhookUrl : webhookUrl,
-      webhookId,
-      body: JSON.stringify({ instanceId, test: true, at }),
-      signingSecrets: signingSecretsAt(state, at).map((sealed) => this.secrets.open(sealed)),
-    });
+    const webhookId = testWebhookId();
+    const signingSecrets = this.openSecrets(signingSecretsAt(state, at));
+    const result = signingSecrets
+      ? await this.sender.send({ url: webhookUrl === '' ? state.webhookUrl : webhookUrl, webhookId, body: JSON.stringify({ instanceId, test: true, at }), signingSecrets })
+      : UNREADABLE_SECRET_ATTEMPT;
     const { status, error, durationMs } = result;
     const command = { type: 'RecordTestAttempt' as const, data: { instanceId, webhookId, at, status, error, durationMs } };
     await this.runner.run(notificationsStream, notificationsStreamName(instanceId), (current) => notificationsDecider.decide(command, current));
     return { delivered: status >= 200 && status < 300, status, durationMs, error };
+  }
+
+  /** The secrets in clear, or null when SECRETS_KEY cannot open them: the attempt then fails as the
+   * notifier's would, recorded, rather than the request. */
+  private openSecrets(sealed: readonly string[]): string[] | null {
+    try {
+      return sealed.map((secret) => this.secrets.open(secret));
+    } catch {
+      return null;
+    }
   }
 }
