@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Codes } from '@gw/contract';
 import { secretMatches } from '@gw/application';
+import type { InstanceState } from '@gw/domain-instances';
 import { RequestRefused } from '../http/contract-error';
 import { RateLimits } from '../rate-limits/rate-limits';
 
@@ -17,6 +18,21 @@ export class InstanceAuthenticator {
   authenticate(instanceId: string, token: string, tokenHash: string | undefined): void {
     this.check(token, tokenHash);
     this.limits.spendInstance(instanceId);
+  }
+
+  /**
+   * The stage-2 check of one request's command, run on each state its decide callback is given
+   * (handleCommand decides again after a concurrent change): the first call spends the instance's
+   * budget, later ones only check.
+   */
+  forCommand(instanceId: string, token: string): (state: InstanceState) => void {
+    let spent = false;
+    return (state) => {
+      const tokenHash = state.status === 'created' ? state.tokenHash : undefined;
+      if (spent) return this.check(token, tokenHash);
+      this.authenticate(instanceId, token, tokenHash);
+      spent = true;
+    };
   }
 
   /** The check alone, for a command that decides again after a concurrent change: the request has

@@ -20,11 +20,9 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
 
   async execute({ instanceId, token, webhookUrl, events }: ChangeWebhookCommand): Promise<ChangeWebhookResult> {
     let urlRefusal: Promise<string | null> | undefined;
-    let attempts = 0;
+    const authenticate = this.auth.forCommand(instanceId, token);
     const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), async (current) => {
-      const tokenHash = current.status === 'created' ? current.tokenHash : undefined;
-      if (attempts++ === 0) this.auth.authenticate(instanceId, token, tokenHash);
-      else this.auth.check(token, tokenHash);
+      authenticate(current);
       // Resolved once per request, even when a concurrent change makes the runner decide again.
       urlRefusal ??= this.policy.resolutionProblem(webhookUrl);
       const refusal = await urlRefusal;

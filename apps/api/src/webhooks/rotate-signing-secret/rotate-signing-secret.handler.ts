@@ -22,11 +22,9 @@ export class RotateSigningSecretHandler implements ICommandHandler<RotateSigning
 
   async execute({ instanceId, token }: RotateSigningSecretCommand): Promise<RotateSigningSecretResult> {
     let drawn: { clear: string; sealed: string } | undefined;
-    let attempts = 0;
+    const authenticate = this.auth.forCommand(instanceId, token);
     const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), (current) => {
-      const tokenHash = current.status === 'created' ? current.tokenHash : undefined;
-      if (attempts++ === 0) this.auth.authenticate(instanceId, token, tokenHash);
-      else this.auth.check(token, tokenHash);
+      authenticate(current);
       // Drawn once the request has authenticated, and only once: a decision made again after a
       // concurrent change rotates to the same secret. Only the sealed form reaches the log.
       drawn ??= this.draw();

@@ -29,11 +29,9 @@ export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand, T
   async execute({ instanceId, token, webhookUrl }: TestWebhookCommand): Promise<TestWebhookResult> {
     let urlRefusal: Promise<string | null> | undefined;
     let firstSecret: string | undefined;
-    let attempts = 0;
+    const authenticate = this.auth.forCommand(instanceId, token);
     const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), async (current) => {
-      const tokenHash = current.status === 'created' ? current.tokenHash : undefined;
-      if (attempts++ === 0) this.auth.authenticate(instanceId, token, tokenHash);
-      else this.auth.check(token, tokenHash);
+      authenticate(current);
       urlRefusal ??= this.policy.resolutionProblem(webhookUrl);
       const refusal = await urlRefusal;
       // Only an instance that has never registered a URL lacks a secret; it is never stored in clear.

@@ -1,0 +1,38 @@
+import { hashSecret } from '@gw/application';
+import type { InstanceState } from '@gw/domain-instances';
+import { RequestRefused } from '../http/contract-error';
+import { RateLimits } from '../rate-limits/rate-limits';
+import { RateLimited } from '../rate-limits/rate-limited';
+import { InstanceAuthenticator } from './instance-authenticator';
+
+const codesOf = (work: () => void): string[] => {
+  try {
+    work();
+  } catch (error) {
+    if (error instanceof RequestRefused) return error.violations.map((v) => v.code);
+    // Answered 0010 with Retry-After by the HTTP layer.
+    if (error instanceof RateLimited) return ['0010'];
+    throw error;
+  }
+  return [];
+};
+
+describe('instance authentication of a command', () => {
+  const state = { status: 'created', tokenHash: hashSecret('gwt_right') } as InstanceState;
+  const auth = () => new InstanceAuthenticator(new RateLimits({ accountPerMinute: 0, instancePerMinute: 1, authFailuresPerMinute: 0 }));
+
+  it("spends the instance's budget once per request, however often the command decides again", () => {
+    const authenticator = auth();
+    const authenticate = authenticator.forCommand('i1', 'gwt_right');
+    expect(codesOf(() => authenticate(state))).toEqual([]);
+    expect(codesOf(() => authenticate(state))).toEqual([]);
+    // A second request finds the budget of one a minute spent.
+    expect(codesOf(() => authenticator.forCommand('i1', 'gwt_right')(state))).toEqual(['0010']);
+  });
+
+  it('refuses a wrong token on every decision, the first and the later ones', () => {
+    const authenticate = auth().forCommand('i1', 'gwt_wrong');
+    expect(codesOf(() => authenticate(state))).toEqual(['0006']);
+    expect(codesOf(() => authenticate({ status: 'none' }))).toEqual(['0006']);
+  });
+});
