@@ -47,9 +47,14 @@ const depConstraints = [
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['*'], bannedExternalImports: [] },
   // Apps reach stores only through the event-store port and the projections lib.
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'], bannedExternalImports: STORE_CLIENTS },
+  // The dashboard runs in the browser: the contract's error table, and nothing of Node or the server.
+  { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contract'], bannedExternalImports: [...NODE_IO, ...FRAMEWORKS, ...STORE_CLIENTS] },
 ];
 
 const pureDomainFiles = ['libs/domain/**/*.ts', 'libs/contract/**/*.ts'];
+// Where a page could keep credentials beyond its memory.
+const BROWSER_STORAGE = ['localStorage', 'sessionStorage', 'indexedDB', 'caches', 'cookieStore'];
+const STORAGE_MEMBER = `/^(${[...BROWSER_STORAGE, 'cookie'].join('|')})$/`;
 const testFiles = ['**/*.spec.ts', '**/test/**/*.ts', 'libs/testing/**/*.ts'];
 
 // The event-store adapters' entry points, and `open`, which picks one from configuration.
@@ -155,6 +160,31 @@ export default [
       '@typescript-eslint/no-restricted-imports': [
         'error',
         { paths: [], patterns: [{ regex: '/esdb(/|$)', caseSensitive: true, allowTypeImports: true, message: 'Require the EventStoreDB adapter lazily, when chosen.' }] },
+      ],
+    },
+  },
+  {
+    // The dashboard keeps credentials in memory only (docs/api.md section 10) and builds its DOM from
+    // text, never from markup.
+    files: ['apps/dashboard/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [], patterns: [{ group: ['node:*', ...NODE_IO, ...FRAMEWORKS, ...STORE_CLIENTS], message: 'The dashboard runs in the browser: no Node module, framework or store client.' }] },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...BROWSER_STORAGE.map((name) => ({ name, message: 'Credentials stay in memory: no browser storage.' })),
+      ],
+      'no-restricted-syntax': [
+        'error',
+        // The same storage reached as a member (window.localStorage, globalThis['sessionStorage'],
+        // document.cookie) or taken out of one (const { localStorage } = window).
+        { selector: `MemberExpression[computed=false][property.name=${STORAGE_MEMBER}]`, message: 'Credentials stay in memory: no browser storage or cookies.' },
+        { selector: `MemberExpression[computed=true][property.value=${STORAGE_MEMBER}]`, message: 'Credentials stay in memory: no browser storage or cookies.' },
+        { selector: `ObjectPattern > Property[key.name=${STORAGE_MEMBER}]`, message: 'Credentials stay in memory: no browser storage or cookies.' },
+        { selector: "MemberExpression[property.name=/^(innerHTML|outerHTML)$/]", message: 'Build elements with h(); text goes in as text.' },
+        { selector: "CallExpression[callee.property.name=/^(pushState|replaceState|insertAdjacentHTML)$/]", message: 'Nothing goes into the page URL or in as markup.' },
       ],
     },
   },

@@ -11,9 +11,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
   testMatch: ['**/*.spec.ts'],
-  // The reliability suite (load, chaos, fuzz) runs on its own: `npm run test:reliability`; so does
-  // the soak: `npm run test:soak`.
-  testPathIgnorePatterns: ['/node_modules/', '\\.reliability\\.spec\\.ts$', '\\.soak\\.spec\\.ts$'],
+  // The reliability suite (load, chaos, fuzz) runs on its own: `npm run test:reliability`; so do
+  // the soak (`npm run test:soak`) and the browser suite (`npm run test:browser`).
+  testPathIgnorePatterns: ['/node_modules/', '\\.reliability\\.spec\\.ts$', '\\.soak\\.spec\\.ts$', '\\.browser\\.spec\\.ts$'],
   moduleNameMapper,
   transform: {
     '^.+\\.ts$': [

@@ -73,6 +73,12 @@ describe('layering is enforced by lint', () => {
     expect(restrictedLines('libs/event-store/src/open/__fixtures__/eager-esdb.fixture.ts', '@typescript-eslint/no-restricted-imports')).toEqual([5]);
   });
 
+  it('keeps the dashboard off browser storage and cookies, as globals or as members', () => {
+    const file = 'apps/dashboard/src/__fixtures__/browser-storage.fixture.ts';
+    expect(restrictedLines(file, 'no-restricted-syntax')).toEqual([5, 6, 7, 8, 9, 10]);
+    expect(restrictedLines(file, 'no-restricted-globals')).toEqual([11]);
+  });
+
   it('keeps storage out of the read models and their queries, outside their SQLite implementation', () => {
     const messages = lint('libs/projections/src/__fixtures__/storage-in-read-model.fixture.ts');
     expect(messages.filter((m) => m.ruleId?.endsWith('no-restricted-imports')).map((m) => m.line)).toEqual([5, 6]);

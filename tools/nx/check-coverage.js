@@ -1,8 +1,9 @@
 // Checks that the Nx targets cover what the npm scripts do, file for file:
 // - every spec file the root `jest` run (`npm test`) runs belongs to exactly one project's `test`
 //   target, and those targets run nothing else;
-// - every source file `npm run build` compiles (tsconfig.build.json) is compiled by exactly one
-//   project's `build` target (its tsconfig.lib.json or tsconfig.app.json), and no other file is.
+// - every source file `npm run build` compiles (tsconfig.build.json, and the dashboard's
+//   tsconfig.browser.json, which its bundler type-checks) is compiled by exactly one project's `build`
+//   target (the tsconfig its command ends with), and no other file is.
 // Run: `node tools/nx/check-coverage.js` (about 15 s: one `jest --listTests` per tested project).
 const { execFileSync } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
@@ -20,6 +21,12 @@ const listSources = (tsconfig) => {
   if (!parsed) throw new Error(`cannot read ${tsconfig}`);
   return relative(parsed.fileNames);
 };
+
+/** The tsconfig files the `build` npm script names: each of its steps compiles one. */
+function buildConfigs() {
+  const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  return scripts.build.match(/\S*tsconfig[\w.-]*\.json/g) ?? [];
+}
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'gw-graph-'));
 run('nx/bin/nx', ['graph', `--file=${tmp}/graph.json`]);
@@ -51,7 +58,7 @@ const problems =
     if (!roots) throw new Error(`${name}: test target without --roots: ${command}`);
     return listTests(['--roots', roots]);
   }) +
-  owners('build', listSources('tsconfig.build.json'), (name, data) => {
+  owners('build', buildConfigs().flatMap(listSources), (name, data) => {
     const command = data.targets.build?.options.command;
     return command ? listSources(command.split(' ').pop()) : undefined;
   });

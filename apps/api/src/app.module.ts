@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { SecretBox } from '@gw/application';
+import { AccountIdentity, PersonalData, SecretBox } from '@gw/application';
 import { CqrsModule } from '@nestjs/cqrs';
 import type { AppConfig } from '@gw/config';
 import { configModule, NestLoggingModule, webhookSenderProvider } from '@gw/nest-app';
@@ -59,6 +59,9 @@ export class AppModule {
         { provide: EVENT_STORE, useValue: deps.store },
         { provide: LOGGER, useValue: deps.logger },
         { provide: SecretBox, useValue: new SecretBox(deps.config.secrets.secretsKey) },
+        { provide: AccountIdentity, useValue: new AccountIdentity(deps.config.secrets.secretsKey) },
+        // Seals messages' and acks' personal fields on ingest and opens them for getNotifications.
+        { provide: PersonalData, useFactory: (box: SecretBox) => PersonalData.on(deps.store, box), inject: [SecretBox] },
         RateLimits,
         FailureAnswers,
         Dispatcher,

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { registerAccount } from '@gw/application';
+import { AccountIdentity, registerAccount, withEventSchemas } from '@gw/application';
 import { Codes } from '@gw/contract';
 import { DomainRefusal } from '@gw/domain-core';
 import { loadConfig } from '@gw/config';
+import type { EventStore } from '@gw/event-store';
 import { MemoryEventStore } from '@gw/event-store/memory';
 import { createLogger } from '@gw/logging';
 import { AppModule } from './app.module';
@@ -23,17 +24,20 @@ import { GetWebhookStatusQuery, type WebhookStatusResult } from './webhooks/get-
 // without HTTP or child processes (those are the e2e suites' job), fast enough to run on every change.
 describe('API handlers on the in-memory store', () => {
   let dir: string;
-  let store: MemoryEventStore;
+  let store: EventStore;
   let app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>;
   let commands: CommandBus;
   let queries: QueryBus;
   let apikey: string;
+  let identity: AccountIdentity;
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gw-handlers-'));
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' }, dir);
-    store = new MemoryEventStore();
-    ({ apikey } = await registerAccount(store, 'Ann@Example.com', new Date().toISOString()));
+    // Versioned as in main.ts.
+    store = withEventSchemas(new MemoryEventStore());
+    identity = new AccountIdentity(config.secrets.secretsKey);
+    ({ apikey } = await registerAccount(store, identity, 'Ann@Example.com', new Date().toISOString()));
     app = await NestFactory.createApplicationContext(AppModule.register({ config, store, logger: createLogger('error') }), { logger: false });
     await app.init();
     await app.get(ReadModelsService).start();
@@ -88,7 +92,7 @@ describe('API handlers on the in-memory store', () => {
     const created: CreateInstanceResult = await commands.execute(new CreateInstanceCommand('ann@example.com', apikey, 'monthly'));
     const renewed = await commands.execute(new RenewInstanceCommand('ann@example.com', apikey, created.instanceid, 'annual'));
     expect(Date.parse(renewed.expiresAt) - Date.parse(created.expiresAt)).toBeGreaterThanOrEqual(365 * 86_400_000 - 1000);
-    const bob = await registerAccount(store, 'bob@example.com', new Date().toISOString());
+    const bob = await registerAccount(store, identity, 'bob@example.com', new Date().toISOString());
     const refused = await commands.execute(new RenewInstanceCommand('bob@example.com', bob.apikey, created.instanceid, 'monthly')).then(
       () => undefined,
       (e: unknown) => e,

@@ -5,9 +5,13 @@ import { loadConfigOrExit } from '@gw/config';
 import { startOrExit, stopGracefullyOnSignal } from '@gw/process';
 import { openEventStore } from '@gw/event-store/open';
 import { createLogger } from '@gw/logging';
+import { AccountIdentity, withEventSchemas } from '@gw/application';
 import { AppModule } from './app.module';
 import { ensureDemoAccount } from './demo-account';
 import { bearerAuthorizer } from './http/bearer-authorizer';
+import { DashboardFiles } from './dashboard/dashboard-files';
+import { ApiDocs } from './openapi/api-docs';
+import { allStaticFiles } from './http/static-files';
 import { Dispatcher } from './http/dispatcher';
 import { closeListeners } from '@gw/http-listener';
 import { listenOnHosts } from './http/http-listeners';
@@ -23,12 +27,15 @@ async function main(): Promise<void> {
   // Appends timed, and the embedded store's group commits observed, for /metrics: the adapter
   // itself knows nothing of prom-client.
   const storeMetrics = new StoreMetrics();
+  // Events are stamped with their schema version on append and upcast to their current shape on read.
   const store = storeMetrics.measure(
-    openEventStore(config.store.eventStore, {
-      lockTimeoutMs: config.store.lockTimeoutMs,
-      onWarning: (message, fields) => logger.warn(message, fields),
-      onGroupCommitted: storeMetrics.groupCommitted,
-    }),
+    withEventSchemas(
+      openEventStore(config.store.eventStore, {
+        lockTimeoutMs: config.store.lockTimeoutMs,
+        onWarning: (message, fields) => logger.warn(message, fields),
+        onGroupCommitted: storeMetrics.groupCommitted,
+      }),
+    ),
   );
   // An application context, not an HTTP app: the project's own transport routes each request once
   // and hands it to the dispatcher, which runs the handler resolved from this container.
@@ -46,20 +53,29 @@ async function main(): Promise<void> {
   useContainer({ get: (cls: unknown) => (cls === WebhookUrlFormConstraint ? constraint : undefined) }, { fallback: true });
   await app.init();
   await app.get(ReadModelsService).start();
-  if (config.demoAccount) await ensureDemoAccount(config.store, store, logger);
+  if (config.demoAccount) await ensureDemoAccount(config.store, store, app.get(AccountIdentity), logger);
 
   const limits = app.get(RateLimits);
   const bySource = { sourceWait: (source: string) => limits.sourceWait(source), failed: (source: string) => limits.failed(source) };
+  const dashboard = DashboardFiles.load({ publicApiUrl: config.http.publicApiUrl, packages: config.packages.catalogue });
+  // The page finds the instance host on this port unless PUBLIC_API_URL says otherwise (docs/api.md 10).
+  // Set before any host listens, so the page is never served with port 0; only a free port (API_PORT=0)
+  // is known later.
+  dashboard.apiPort = config.http.apiPort;
+  if (!dashboard.built) {
+    logger.warn('the dashboard is not built; GET / answers 404 until `npm run build` has bundled it and the API is restarted (the bundle is read at start)');
+  }
   const listeners = await listenOnHosts(
     [
-      { host: 'account', port: config.http.accountPort, address: config.http.host, options: bySource },
-      { host: 'instance', port: config.http.apiPort, address: config.http.host, options: bySource },
+      { host: 'account', port: config.http.accountPort, address: config.http.host, options: { ...bySource, files: allStaticFiles(dashboard, new ApiDocs('account')) } },
+      { host: 'instance', port: config.http.apiPort, address: config.http.host, options: { ...bySource, files: new ApiDocs('instance') } },
       // Never exposed by accident: the internal host binds INTERNAL_HOST (docs/api.md section 1).
       { host: 'internal', port: config.http.internalPort, address: config.http.internalHost, options: { ...bySource, authorize: bearerAuthorizer(config.secrets.internalToken) } },
     ],
     app.get(Dispatcher),
     logger,
   );
+  if (config.http.apiPort === 0) dashboard.apiPort = listeners.find((l) => l.name === 'instance')?.port ?? 0;
   logger.info('ready', { ports: Object.fromEntries(listeners.map((l) => [l.name, l.port])), mode: config.mode });
 
   stopGracefullyOnSignal(logger, async () => {

@@ -103,9 +103,10 @@ describe('operator CLI', () => {
     ]);
   });
 
-  it('prints the log for audits, with secrets only as hashes', () => {
+  it('prints the log for audits, hashes, keys and the sealed address hidden', () => {
     const events = runOps(dataDir, ['events', 'list']).stdout.trim().split('\n').map((line) => JSON.parse(line));
-    expect(events.map((e) => e.type)).toEqual(['AccountRegistered']);
-    expect(events[0].data.apiKeyHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(events.map((e) => e.type)).toEqual(['AccountKeyCreated', 'AccountRegistered']);
+    expect(events[0].data).toEqual({ accountId: expect.stringMatching(/^[0-9a-f]{32}$/), sealedKey: '[hidden]', createdAt: expect.any(String) });
+    expect(events[1].data).toEqual({ accountId: events[0].data.accountId, email: '[hidden]', apiKeyHash: '[hidden]', registeredAt: expect.any(String) });
   });
 });

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { RequestListener } from 'node:http';
 import { loadConfigOrExit, type AppConfig } from '@gw/config';
 import { startOrExit, stopGracefullyOnSignal } from '@gw/process';
+import { withEventSchemas } from '@gw/application';
 import { openEventStore } from '@gw/event-store/open';
 import { Codes, failureEnvelope } from '@gw/contract';
 import { closeListeners, routeIn, sendJson, startListener, type Listener, type RouteTable } from '@gw/http-listener';
@@ -49,12 +50,15 @@ function serveStatus(config: AppConfig, notifier: NotifierService, logger: Logge
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.log.level, { app: 'notifier', partition: `${config.notifier.partition}/${config.notifier.partitions}` });
-  const store = openEventStore(config.store.eventStore, {
-    lockTimeoutMs: config.store.lockTimeoutMs,
-    // Outcomes of attempts that end in one turn, and the notifications of every instance with traffic
-    // waiting, share one commit (one fsync): the default group window, a turn of the event loop.
-    onWarning: (message, fields) => logger.warn(message, fields),
-  });
+  // Events are stamped with their schema version on append and upcast to their current shape on read.
+  const store = withEventSchemas(
+    openEventStore(config.store.eventStore, {
+      lockTimeoutMs: config.store.lockTimeoutMs,
+      // Outcomes of attempts that end in one turn, and the notifications of every instance with traffic
+      // waiting, share one commit (one fsync): the default group window, a turn of the event loop.
+      onWarning: (message, fields) => logger.warn(message, fields),
+    }),
+  );
   const app = await NestFactory.createApplicationContext(NotifierModule.register({ config, store, logger }), {
     abortOnError: false,
     // Nest's messages wait for NestLogger, which writes them through the app's pino instance. They are

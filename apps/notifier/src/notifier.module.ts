@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { SecretBox } from '@gw/application';
+import { PersonalData, SecretBox } from '@gw/application';
 import type { AppConfig } from '@gw/config';
 import { configModule, NestLoggingModule, webhookSenderProvider } from '@gw/nest-app';
 import type { EventStore } from '@gw/event-store';
@@ -23,6 +23,7 @@ export class NotifierModule {
         { provide: EVENT_STORE, useValue: deps.store },
         { provide: LOGGER, useValue: deps.logger },
         { provide: SecretBox, useValue: new SecretBox(deps.config.secrets.secretsKey) },
+        { provide: PersonalData, useFactory: (box: SecretBox) => PersonalData.on(deps.store, box), inject: [SecretBox] },
         NotifierMetrics,
         webhookSenderProvider,
         NotifierService,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { SecretBox } from '@gw/application';
+import { PersonalData, SecretBox } from '@gw/application';
 import type { NotifierConfig, StoreConfig, WebhooksConfig } from '@gw/config';
 import { InjectConfig } from '@gw/nest-app';
 import type { EventStore } from '@gw/event-store';
@@ -11,8 +11,12 @@ import { NotificationBatcher } from './engine/notification-batcher';
 import { NoticeClock } from './engine/notice-clock';
 import { NotificationWriter } from './engine/notification-writer';
 import { NotifierModel } from './engine/notifier-model';
+import { RetentionSweeper } from './engine/retention-sweeper';
 import { NotifierMetrics } from './metrics/metrics';
 import { EVENT_STORE, LOGGER } from './tokens';
+
+/** How often the notifier erases personal data past MESSAGE_RETENTION_DAYS (besides at start). */
+const RETENTION_SWEEP_INTERVAL_MS = 3_600_000;
 
 /** The notifier: follows the log, creates notifications, delivers them, records every outcome. */
 @Injectable()
@@ -22,6 +26,7 @@ export class NotifierService {
   private readonly follower: Follower;
   private readonly dispatcher: Dispatcher;
   private readonly clock: NoticeClock;
+  private readonly retention: RetentionSweeper;
   private running?: Promise<void>;
 
   constructor(
@@ -33,6 +38,7 @@ export class NotifierService {
     private readonly metrics: NotifierMetrics,
     sender: WebhookSender,
     secrets: SecretBox,
+    personalData: PersonalData,
   ) {
     this.model = new NotifierModel(notifier.partitions, notifier.partition);
     const writer = new NotificationWriter(store, this.model, logger, this.controller.signal);
@@ -41,7 +47,7 @@ export class NotifierService {
       sending: (instanceId) => this.dispatcher.isSending(instanceId) || this.model.hasFreshNotification(instanceId),
       onCreated: () => this.dispatcher.wake(),
     });
-    this.dispatcher = new Dispatcher(this.model, writer, sender, secrets, store, {
+    this.dispatcher = new Dispatcher(this.model, writer, sender, secrets, personalData, store, {
       concurrency: notifier.concurrency,
       retryScheduleSeconds: webhooks.retryScheduleSeconds,
       conflictRetries: storeConfig.conflictRetries,
@@ -51,6 +57,12 @@ export class NotifierService {
       expiryNoticeHours: notifier.expiryNoticeHours,
       tickMs: 1000,
       onCreated: () => this.dispatcher.wake(),
+    });
+    this.retention = new RetentionSweeper(store, logger, {
+      retentionDays: notifier.messageRetentionDays,
+      partitions: notifier.partitions,
+      partition: notifier.partition,
+      intervalMs: RETENTION_SWEEP_INTERVAL_MS,
     });
     this.follower = new Follower(store, this.model, writer, batcher, metrics, logger, {
       partition: notifier.partition,
@@ -73,6 +85,7 @@ export class NotifierService {
     await this.follower.ready;
     this.dispatcher.start();
     this.clock.start();
+    this.retention.start();
   }
 
   async metricsText(ready: boolean): Promise<string> {
@@ -89,6 +102,7 @@ export class NotifierService {
   /** Lets requests in flight finish (bounded), records where it got to, and stops. */
   async stop(graceMs: number): Promise<void> {
     this.clock.stop();
+    await this.retention.stop();
     await this.dispatcher.stop(graceMs);
     await this.follower.checkpoint();
     this.controller.abort();

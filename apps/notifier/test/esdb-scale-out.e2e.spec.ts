@@ -32,7 +32,7 @@ describe('several processes on EventStoreDB', () => {
     for (let k = 0; k < 2; k++) {
       workers.push(await NotifierProcess.start(tempDataDir(), { ...env, NOTIFIER_PARTITIONS: '2', NOTIFIER_PARTITION: String(k) }));
     }
-    const created = await runOpsAsync(tempDataDir(), ['accounts', 'create', '--email', 'scale@example.com'], { EVENT_STORE: server.connectionString });
+    const created = await runOpsAsync(tempDataDir(), ['accounts', 'create', '--email', 'scale@example.com'], { EVENT_STORE: server.connectionString, SECRETS_KEY: env['SECRETS_KEY'] });
     expect(created.status).toBe(0);
     account = JSON.parse(created.stdout);
   }, 120_000);

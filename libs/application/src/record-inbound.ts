@@ -2,6 +2,7 @@ import { type Ack, type InboxEvent, inboxStreamName, type Message } from '@gw/do
 import { instanceStreamName } from '@gw/domain-instances';
 import type { AppendResult, EventStore } from '@gw/event-store';
 import { handleCommand } from './command-handler';
+import type { PersonalData } from './personal-data';
 import { inboxStream } from './streams';
 
 /** The instance named by an inbound event does not exist. */
@@ -12,8 +13,7 @@ export class UnknownInstance extends Error {
   }
 }
 
-async function record(store: EventStore, event: InboxEvent): Promise<AppendResult> {
-  const { instanceId } = event.data;
+async function record(store: EventStore, instanceId: string, seal: () => Promise<InboxEvent>): Promise<AppendResult> {
   const { written } = await handleCommand(
     store,
     inboxStreamName(instanceId),
@@ -23,7 +23,9 @@ async function record(store: EventStore, event: InboxEvent): Promise<AppendResul
       // is asked here: one row, not its whole history.
       const last = await store.readLastEvent(instanceStreamName(instanceId));
       if (last === undefined || last.type === 'InstanceDeleted') throw new UnknownInstance(instanceId);
-      return [event];
+      // Sealed only now, so that no data key is made for an unknown instance. The sealed value differs
+      // on every try, but the event's id derives from the message id alone: a retry stays a no-op.
+      return [await seal()];
     },
     { appendOnly: true },
   );
@@ -33,15 +35,19 @@ async function record(store: EventStore, event: InboxEvent): Promise<AppendResul
 }
 
 /**
- * Records a new incoming message of an instance, durably, once per message id: the gateway's
- * in-process entry point (the internal ingest host calls it too). Whether it is notified is the
- * notifier's decision, from the instance's state at this point of the log.
+ * Records a new incoming message of an instance, durably, once per message id, its personal fields
+ * sealed (a SealedMessage, docs/api.md section 9): the gateway's in-process entry point (the internal ingest host
+ * calls it too). Whether it is notified is the notifier's decision, from the instance's state at
+ * this point of the log.
  */
-export function recordMessage(store: EventStore, instanceId: string, message: Message, receivedAt: string): Promise<AppendResult> {
-  return record(store, { type: 'MessageReceived', data: { instanceId, message, receivedAt } });
+export function recordMessage(store: EventStore, personalData: PersonalData, instanceId: string, message: Message, receivedAt: string): Promise<AppendResult> {
+  return record(store, instanceId, async () => ({
+    type: 'MessageReceived',
+    data: { instanceId, message: await personalData.sealMessage(instanceId, message, receivedAt), receivedAt },
+  }));
 }
 
-/** Records a delivery event (ack), once per message id and status. */
-export function recordAck(store: EventStore, instanceId: string, ack: Ack, receivedAt: string): Promise<AppendResult> {
-  return record(store, { type: 'AckReceived', data: { instanceId, ack, receivedAt } });
+/** Records a delivery event (ack), once per message id and status, its `chatId` sealed (SealedAck). */
+export function recordAck(store: EventStore, personalData: PersonalData, instanceId: string, ack: Ack, receivedAt: string): Promise<AppendResult> {
+  return record(store, instanceId, async () => ({ type: 'AckReceived', data: { instanceId, ack: await personalData.sealAck(instanceId, ack, receivedAt), receivedAt } }));
 }

@@ -32,6 +32,12 @@ export class SecretBox {
     return plaintext;
   }
 
+  /** Opens without remembering the result: for data keys (crypto-shredding), which must not outlive
+   * their erasure in this process's memory. Throws as `open` does. */
+  openFresh(sealed: string): string {
+    return this.decrypt(sealed);
+  }
+
   private decrypt(sealed: string): string {
     const [version, payload] = sealed.split('.');
     if (version !== VERSION || !payload) throw new Error('not a sealed secret');

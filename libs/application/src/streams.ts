@@ -10,7 +10,7 @@ import {
 import type { StreamModel } from './command-handler';
 import { nameBasedId, newEventId } from './ids';
 
-/** `account-{email}`: one account holder. */
+/** `account-{accountId}`: one account holder, named by the keyed hash of its address. */
 export const accountStream: StreamModel<AccountEvent, AccountState> = {
   evolve: accountDecider.evolve,
   initialState: accountDecider.initialState,

@@ -126,6 +126,16 @@ describe('loadConfig', () => {
       }
     });
 
+    it('reads MESSAGE_RETENTION_DAYS in whole days, 0 keeping forever, and names a bad value', () => {
+      expect(loadConfig({}, temp.cwd).notifier.messageRetentionDays).toBe(30);
+      expect(loadConfig({ MESSAGE_RETENTION_DAYS: '0' }, temp.cwd).notifier.messageRetentionDays).toBe(0);
+      expect(loadConfig({ MESSAGE_RETENTION_DAYS: '7' }, temp.cwd).notifier.messageRetentionDays).toBe(7);
+      for (const value of ['-1', '1.5', 'month', '36501']) {
+        const error = configErrorOf(() => loadConfig({ MESSAGE_RETENTION_DAYS: value }, temp.cwd));
+        expect(error.problems).toEqual([expect.stringMatching(/^MESSAGE_RETENTION_DAYS: /)]);
+      }
+    });
+
     it('refuses an unknown NODE_ENV', () => {
       const error = configErrorOf(() => loadConfig({ NODE_ENV: 'staging' }, temp.cwd));
       expect(error.problems).toEqual([expect.stringMatching(/^NODE_ENV: .*"staging"/)]);
@@ -179,6 +189,17 @@ describe('loadConfig', () => {
       expect(configErrorOf(() => loadConfig({ INTERNAL_HOST: 'bad host' }, temp.cwd)).problems).toEqual([
         'INTERNAL_HOST: must be an IP address or a host name (got "bad host")',
       ]);
+    });
+
+    it('tells the dashboard where the instance host is only when PUBLIC_API_URL says so', () => {
+      expect(loadConfig({}, temp.cwd).http.publicApiUrl).toBe('');
+      expect(loadConfig({ PUBLIC_API_URL: 'https://api.example.com/' }, temp.cwd).http.publicApiUrl).toBe('https://api.example.com');
+      expect(loadConfig({ PUBLIC_API_URL: 'https://example.com/gateway/api' }, temp.cwd).http.publicApiUrl).toBe('https://example.com/gateway/api');
+      for (const bad of ['api.example.com', 'ftp://api.example.com', 'https://u:p@api.example.com', 'https://api.example.com/?a=1']) {
+        expect(configErrorOf(() => loadConfig({ PUBLIC_API_URL: bad }, temp.cwd)).problems).toEqual([
+          `PUBLIC_API_URL: must be an absolute http or https URL without credentials, query or fragment (got "${bad}")`,
+        ]);
+      }
     });
 
     it('refuses a malformed HOST and two listeners on one port', () => {

@@ -18,6 +18,9 @@ export interface HttpConfig {
   internalPort: number;
   notifierPort: number;
   shutdownGraceMs: number;
+  /** Where the dashboard (served by the account host) reaches the instance host: an http(s) origin,
+   * with a path prefix when a proxy adds one; '' for the page's own host name on the instance port. */
+  publicApiUrl: string;
 }
 
 /** Where the log and the read models live, and how commands and reads wait on them. */
@@ -59,6 +62,9 @@ export interface NotifierConfig {
   batchMax: number;
   /** Hours before expiry at which an instance notice goes out (docs/api.md 8.9). */
   expiryNoticeHours: number[];
+  /** MESSAGE_RETENTION_DAYS: days after which a day's message data keys are erased; 0 keeps them
+   * forever (docs/api.md section 9). The notifier sweeps. */
+  messageRetentionDays: number;
 }
 
 /** Requests a minute per account on the account host, per instance on the instance host, and
@@ -99,6 +105,7 @@ export function readHttp(read: EnvReader): HttpConfig {
     internalPort: read.integer('INTERNAL_PORT', 8082, 0, PORT_MAX),
     notifierPort: read.integer('NOTIFIER_PORT', 8083, 0, PORT_MAX),
     shutdownGraceMs: read.integer('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    publicApiUrl: readPublicApiUrl(read),
   };
   for (const [name, address] of [['HOST', http.host], ['INTERNAL_HOST', http.internalHost]]) {
     if (!isIP(address) && !HOST_NAME.test(address)) read.problems.push(`${name}: must be an IP address or a host name (got "${address}")`);
@@ -111,6 +118,18 @@ export function readHttp(read: EnvReader): HttpConfig {
     seen.set(port, name);
   }
   return http;
+}
+
+function readPublicApiUrl(read: EnvReader): string {
+  const raw = read.string('PUBLIC_API_URL', '').trim();
+  if (raw === '') return '';
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash) {
+    read.problems.push(`PUBLIC_API_URL: must be an absolute http or https URL without credentials, query or fragment (got "${raw}")`);
+    return '';
+  }
+  // The page appends operation names (`/webhook`) to it.
+  return url.href.replace(/\/+$/, '');
 }
 
 export function readStore(read: EnvReader, cwd: string): StoreConfig {
@@ -170,6 +189,7 @@ export function readNotifier(read: EnvReader): NotifierConfig {
     batchMax: read.integer('NOTIFICATION_BATCH_MAX', 100, 1, 1000),
     // Decimals allowed, so that tests can put marks seconds apart.
     expiryNoticeHours: read.decimalList('EXPIRY_NOTICE_HOURS', DEFAULT_EXPIRY_NOTICE_HOURS, 876_000, 'hours'),
+    messageRetentionDays: read.integer('MESSAGE_RETENTION_DAYS', 30, 0, 36_500),
   };
   if (notifier.partition >= notifier.partitions) {
     read.problems.push(`NOTIFIER_PARTITION: must be below NOTIFIER_PARTITIONS (${notifier.partitions})`);

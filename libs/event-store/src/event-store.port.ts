@@ -8,7 +8,8 @@
 export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | bigint;
 
 export interface EventToAppend {
-  /** Unique per event. Appending an id that the stream already holds is a no-op that succeeds. */
+  /** Unique per event. Appending an id that the stream already holds is a no-op that succeeds (on
+   * EventStoreDB, when it is among the stream's last 32 events: see esdb/esdb-append.ts). */
   id: string;
   type: string;
   data: unknown;
@@ -23,7 +24,9 @@ export interface RecordedEvent {
   /** Position in the global log; grows across all streams. */
   position: bigint;
   type: string;
+  /** undefined for an event whose stored data is no longer valid JSON (see UNREADABLE_KEY). */
   data: unknown;
+  /** As the writer gave it, plus the hash chain the store adds (`chain`; see event-chain.ts). */
   metadata: Record<string, unknown>;
   recordedAt: string;
 }
@@ -68,6 +71,8 @@ export type SubscriptionMessage =
   | { kind: 'caughtUp'; position: bigint };
 
 export interface EventStore {
+  /** Stores the events after the stream's last one, atomically, each with its hash chain (see
+   * event-chain.ts) in `metadata.chain`. A deleted stream counts as missing. */
   append(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult>;
   /** All events of one stream in revision order; empty when the stream does not exist. */
   readStream(streamName: string): Promise<RecordedEvent[]>;
@@ -79,7 +84,21 @@ export interface EventStore {
   headPosition(): Promise<bigint>;
   /** Catches up from `after`, then follows new events live, without gaps or duplicates. */
   subscribeToAll(options?: SubscribeOptions): AsyncIterable<SubscriptionMessage>;
+  /**
+   * Removes the stream and every event in it for good (crypto-shredding deletes key streams so):
+   * afterwards `readStream` returns [], `readLastEvent` undefined, and `readAll` and subscriptions
+   * never return its events again, except on EventStoreDB, whose soft delete leaves them in `$all`
+   * until a scavenge (this adapter filters nothing there). Appending to it again with `no_stream` or
+   * `any` recreates it; the revisions of a recreated stream may not restart at 0 (EventStoreDB
+   * continues them). Deleting a stream that does not exist is a no-op.
+   */
+  deleteStream(streamName: string): Promise<void>;
   /** A hint that another process may have appended: a polling adapter looks at once. Optional. */
   nudge?(): void;
+  /** Finishes removing from the store's files what `deleteStream` deleted, where an earlier call
+   * could not (the embedded store truncates its write-ahead log, which a long read can hold up).
+   * Erasures call it at their end, so that a repeated erasure completes one that failed there.
+   * Optional: a store whose delete leaves nothing to finish does not have it. */
+  completeDeletes?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -5,3 +5,4 @@ export * from './event-store.errors';
 export * from './expected-revision';
 export * from './event-filter';
 export * from './event-store-location';
+export * from './event-chain';

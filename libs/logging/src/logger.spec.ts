@@ -27,6 +27,14 @@ describe('createLogger', () => {
     expect(t).toBeLessThanOrEqual(after);
   });
 
+  it('writes no e-mail address: not in the message, an interpolated string, a field or an error (docs/api.md 9)', () => {
+    const { logger, lines } = capture('debug');
+    logger.info('refused ann@example.com', { who: 'bob@example.com', error: new Error('no account for cy@example.com') });
+    pinoLoggerOf(logger).info('%s signed in', 'dee@example.com');
+    expect(lines.join('')).not.toMatch(/ann@|bob@|cy@|dee@/);
+    expect(lines.join('')).toContain(REDACTED);
+  });
+
   it('writes a record without fields', () => {
     const { logger, records } = capture('debug');
     logger.warn('just a message');

@@ -1,4 +1,4 @@
-import { REDACTED, redactFields, redactUrl } from './redact';
+import { REDACTED, redactEmails, redactFields, redactUrl } from './redact';
 
 describe('redactFields', () => {
   it('returns primitives unchanged', () => {
@@ -9,15 +9,15 @@ describe('redactFields', () => {
 });
 
 describe('redactUrl', () => {
-  it('keeps email and packageid and redacts token', () => {
+  it('keeps packageid and redacts email and token', () => {
     expect(redactUrl('/newInstance?email=a%40b.c&token=SECRET&packageid=x')).toBe(
-      `/newInstance?email=a%40b.c&token=${REDACTED}&packageid=x`,
+      `/newInstance?email=${REDACTED}&token=${REDACTED}&packageid=x`,
     );
   });
 
   it('redacts apikey', () => {
     const out = redactUrl('/accounts?apikey=K3Y&email=a%40b.c');
-    expect(out).toBe(`/accounts?apikey=${REDACTED}&email=a%40b.c`);
+    expect(out).toBe(`/accounts?apikey=${REDACTED}&email=${REDACTED}`);
     expect(out).not.toContain('K3Y');
   });
 
@@ -36,8 +36,8 @@ describe('redactUrl', () => {
     expect(redactUrl('/a/b/c')).toBe('/a/b/c');
   });
 
-  it('returns a query without secrets unchanged', () => {
-    expect(redactUrl('/q?email=a%40b.c&packageid=monthly')).toBe('/q?email=a%40b.c&packageid=monthly');
+  it('returns a query without secrets or personal data unchanged', () => {
+    expect(redactUrl('/q?instanceid=abc&packageid=monthly')).toBe('/q?instanceid=abc&packageid=monthly');
   });
 
   it('leaves a secret-named parameter without a value as it is', () => {
@@ -52,6 +52,22 @@ describe('redactUrl', () => {
 describe('redactUrl with secrets in the path', () => {
   it('redacts anything shaped like one of the service secrets, wherever it stands', () => {
     expect(redactUrl('/webhook/gwt_abc-DEF_123')).toBe('/webhook/[REDACTED]');
-    expect(redactUrl('/x?note=whsec_QUJD%2B%3D&email=a%40b.c')).toBe('/x?note=[REDACTED]&email=a%40b.c');
+    expect(redactUrl('/x?note=whsec_QUJD%2B%3D&email=a%40b.c')).toBe('/x?note=[REDACTED]&email=[REDACTED]');
+  });
+});
+
+describe('e-mail addresses never reach a log (docs/api.md 9)', () => {
+  it('redacts an address wherever it stands in a request path, plain or percent-encoded', () => {
+    expect(redactUrl('/x/Ann.Lee+tag@Example.co.uk/y')).toBe(`/x/${REDACTED}/y`);
+    expect(redactUrl('/x?note=ann%40example.com&packageid=trial')).toBe(`/x?note=${REDACTED}&packageid=trial`);
+    expect(redactUrl('/x?EMail=not-an-address')).toBe(`/x?EMail=${REDACTED}`);
+  });
+
+  it('redacts fields named like an address, and addresses inside any string, errors included', () => {
+    const error = new Error('no account for ann@example.com');
+    const out = redactFields({ email: 'x', accountEmail: 'y', note: 'from bob@example.org today', nested: [{ error }] }) as Record<string, unknown>;
+    expect(JSON.stringify(out)).not.toMatch(/ann@|bob@/);
+    expect(out).toMatchObject({ email: REDACTED, accountEmail: REDACTED, note: `from ${REDACTED} today` });
+    expect(redactEmails('no @ here, nor a@b')).toBe('no @ here, nor a@b');
   });
 });

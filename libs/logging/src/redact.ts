@@ -2,6 +2,17 @@
 const SECRET_KEY = /token|apikey|api_key|secret|password|authorization|signature/i;
 export const REDACTED = '[REDACTED]';
 
+/** E-mail addresses are personal data (docs/api.md 9): no log line carries one. Fields and query
+ * parameters named so are redacted whatever they hold, and anything shaped like an address (`@` or
+ * its percent-encoding `%40` between a local part and a dotted domain) wherever it stands. */
+const EMAIL_KEY = /e-?mail/i;
+const EMAIL_SHAPED = /[\w.!#$%'*+^`{|}~-]+(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/gi;
+
+/** `text` with every e-mail-shaped part replaced. */
+export function redactEmails(text: string): string {
+  return text.replace(EMAIL_SHAPED, REDACTED);
+}
+
 /**
  * The secret fields this service knows by name, as pino `redact` paths (censored with REDACTED).
  * They are the only redaction that reaches an object pino interpolates into a message
@@ -11,16 +22,18 @@ export const REDACTED = '[REDACTED]';
  */
 export const SECRET_PATHS: readonly string[] = [
   ...['token', 'apikey', 'apiKey', 'api_key', 'secret', 'signingSecret', 'secretsKey', 'internalToken', 'authorization', 'password', 'signature'],
+  'email',
   ...['headers.authorization', 'headers.cookie', 'req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
 ];
 
 /** This service's secrets carry a recognisable prefix (API keys, instance tokens, signing secrets). */
 const PREFIXED_SECRET = /\b(gwk|gwt|whsec)_[A-Za-z0-9_\-+/=%]+/g;
 
-/** Replaces the values of secret query parameters in a request path, and anything shaped like one
- * of this service's secrets anywhere in it (a client may put one in the path by mistake). */
+/** Replaces the values of secret and e-mail query parameters in a request path, and anything shaped
+ * like one of this service's secrets or an e-mail address anywhere in it (a client may put one in
+ * the path by mistake). */
 export function redactUrl(url: string): string {
-  return redactQuery(url.replace(PREFIXED_SECRET, REDACTED));
+  return redactEmails(redactQuery(url.replace(PREFIXED_SECRET, REDACTED)));
 }
 
 function redactQuery(url: string): string {
@@ -38,7 +51,7 @@ function redactQuery(url: string): string {
       } catch {
         // An undecodable name is judged as it stands.
       }
-      return SECRET_KEY.test(name) && eq >= 0 ? `${rawName}=${REDACTED}` : pair;
+      return (SECRET_KEY.test(name) || EMAIL_KEY.test(name)) && eq >= 0 ? `${rawName}=${REDACTED}` : pair;
     })
     .join('&');
   return `${url.slice(0, q)}?${redacted}`;
@@ -53,6 +66,7 @@ function redactQuery(url: string): string {
  */
 export function redactFields(value: unknown, depth = 0): unknown {
   if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'string') return redactEmails(value);
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof Error) return errorFields(value, depth);
   // Past this depth nothing is inspected, so nothing is written either.
@@ -61,12 +75,17 @@ export function redactFields(value: unknown, depth = 0): unknown {
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return redactFields((value as { toJSON(): unknown }).toJSON(), depth + 1);
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    out[key] = SECRET_KEY.test(key) ? REDACTED : redactFields(v, depth + 1);
+    out[key] = SECRET_KEY.test(key) || EMAIL_KEY.test(key) ? REDACTED : redactFields(v, depth + 1);
   }
   return out;
 }
 
 function errorFields(error: Error, depth: number): Record<string, unknown> {
   const code = (error as { code?: unknown }).code;
-  return { name: error.name, message: error.message, ...(code !== undefined ? { code: redactFields(code, depth + 1) } : {}), stack: error.stack };
+  return {
+    name: error.name,
+    message: redactEmails(error.message),
+    ...(code !== undefined ? { code: redactFields(code, depth + 1) } : {}),
+    stack: error.stack === undefined ? undefined : redactEmails(error.stack),
+  };
 }

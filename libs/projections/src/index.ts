@@ -3,3 +3,4 @@ export * from './webhook-logs.read-model';
 export * from './read-models';
 export * from './projection-runner';
 export * from './sqlite/sqlite-read-models';
+export * from './sqlite/read-model-snapshot';

@@ -10,7 +10,7 @@ export type InstanceRow = Omit<CreatedInstance, 'status'> & { revision: bigint; 
  * check of every instance-scoped query). The answers reflect the log up to the models' checkpoint. */
 export interface InstancesQuery {
   /** An account's instances, oldest first (by creation time, then id); deleted ones left out. */
-  listInstances(accountEmail: string): InstanceRow[];
+  listInstances(accountId: string): InstanceRow[];
   /** One instance's row, or undefined when there is no such instance or it was deleted. */
   findInstance(instanceId: string): InstanceRow | undefined;
 }

@@ -31,6 +31,15 @@ export const UNREADABLE_SECRET_ATTEMPT: AttemptResult = {
   retryAfterSeconds: null,
 };
 
+/** The attempt that could not be made because a sealed personal field of the body failed
+ * authentication under its existing data key (the stored event was altered): recorded as a failure. */
+export const UNREADABLE_PERSONAL_DATA_ATTEMPT: AttemptResult = {
+  status: 0,
+  error: 'personal data unreadable: a sealed field does not open under its data key',
+  durationMs: 0,
+  retryAfterSeconds: null,
+};
+
 const USER_AGENT = 'gateway-hub-notifier/0.1 (+https://www.standardwebhooks.com/)';
 /** After the headers, the body is read (and discarded) for at most this long. */
 const BODY_GRACE_MS = 2000;

@@ -1,6 +1,7 @@
 // An in-memory EventStoreDB gRPC server for tests: a test double of the database that speaks enough
 // of the protocol for @eventstore/db-client 6.2.1's appendToStream, readStream, readAll,
-// subscribeToAll (and subscribeToStream), without TLS or authentication. Data lives in memory
+// subscribeToAll (and subscribeToStream) and deleteStream (a soft delete; see log.ts), without TLS
+// or authentication. Data lives in memory
 // for the life of the object, across simulated outages.
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { ServerFeaturesService } from '@eventstore/db-client/generated/serverfeatures_grpc_pb';
@@ -9,10 +10,11 @@ import { CallRegistry } from './calls';
 import { InMemoryLog } from './log';
 import { serverFeaturesHandlers } from './server-features';
 import { appendHandler } from './streams-append';
+import { deleteHandler } from './streams-delete';
 import { readHandler } from './streams-read';
 
 export { InMemoryLog } from './log';
-export type { RecordedEvent } from './log';
+export type { RecordedEvent, StreamView } from './log';
 
 export interface EsdbTestServerOptions {
   /** 0 (the default) picks a free port. */
@@ -84,8 +86,8 @@ export async function startEsdbTestServer(options: EsdbTestServerOptions = {}): 
 function createServer(log: InMemoryLog, calls: CallRegistry): Server {
   const server = new Server();
   server.addService(ServerFeaturesService, serverFeaturesHandlers(calls));
-  // Delete, Tombstone and BatchAppend are left out: grpc-js answers them with UNIMPLEMENTED.
-  server.addService(StreamsService, { read: readHandler(log, calls), append: appendHandler(log, calls) });
+  // Tombstone and BatchAppend are left out: grpc-js answers them with UNIMPLEMENTED.
+  server.addService(StreamsService, { read: readHandler(log, calls), append: appendHandler(log, calls), delete: deleteHandler(log, calls) });
   return server;
 }
 

@@ -1,11 +1,21 @@
 // The in-memory event log behind the test server: one global, append-only sequence ($all) plus an
 // index per stream. Stream revisions start at 0; each event gets a log position (commit = prepare)
 // that grows by a byte-like amount per record, across all streams, like EventStoreDB's.
+//
+// Soft delete, as EventStoreDB does it: deleting a stream writes a `$metadata` event to its
+// metastream `$$name` with `$tb` (truncate before) = the largest possible revision; the stream then
+// reads as not found, but its events stay in $all (until a scavenge, which this server never runs).
+// Appending to it again with no_stream or any recreates it: revisions continue after the last one
+// it had, the events before stay hidden, and the metastream gets `$tb` = the first new revision.
+
+import { randomUUID } from 'node:crypto';
 
 /** Where the first event lands in $all (EventStoreDB never has a user event at position 0). */
 const FIRST_POSITION = 256;
 /** Fixed per-record overhead added to the payload sizes when advancing the log position. */
 const RECORD_OVERHEAD = 64;
+/** `$tb` of a soft-deleted stream: EventStoreDB's EventNumber.DeletedStream (long.MaxValue). */
+const DELETED_STREAM = '9223372036854775807';
 
 export interface RecordedEvent {
   streamId: string;
@@ -40,9 +50,17 @@ export type AppendResult =
   | { kind: 'success'; currentRevision: number; position: number | undefined }
   | { kind: 'wrong_expected_version'; currentRevision: number; expected: ExpectedRevision };
 
+/** A stream's events by revision (index = revision), of which those from `from` on are visible. */
+export interface StreamView {
+  events: readonly RecordedEvent[];
+  from: number;
+}
+
 export class InMemoryLog {
   private readonly all: RecordedEvent[] = [];
   private readonly streams = new Map<string, RecordedEvent[]>();
+  /** Revisions below this are hidden (truncated); Infinity: the stream is soft-deleted. */
+  private readonly truncateBefore = new Map<string, number>();
   private readonly listeners = new Set<() => void>();
   private nextPosition = FIRST_POSITION;
 
@@ -51,9 +69,44 @@ export class InMemoryLog {
     return this.all;
   }
 
-  /** The events of one stream in revision order, or undefined when the stream does not exist. */
+  /** The visible events of one stream in revision order, or undefined when the stream does not
+   * exist (or is deleted). */
   stream(streamId: string): readonly RecordedEvent[] | undefined {
-    return this.streams.get(streamId);
+    const view = this.streamView(streamId);
+    return view && view.events.slice(view.from);
+  }
+
+  /** A stream as reads see it; undefined when it does not exist or is deleted. */
+  streamView(streamId: string): StreamView | undefined {
+    const events = this.streams.get(streamId);
+    const from = this.truncateBefore.get(streamId) ?? 0;
+    return events && from < events.length ? { events, from } : undefined;
+  }
+
+  /** Soft-deletes a stream (see the top of this file). A missing stream is left alone (no position
+   * in the result); else the result's position is that of the metastream's record. */
+  delete(streamId: string, expected: ExpectedRevision): AppendResult {
+    const current = this.currentRevision(streamId);
+    const ok =
+      expected.kind === 'any' ||
+      (expected.kind === 'no_stream' && current < 0) ||
+      (expected.kind === 'stream_exists' && current >= 0) ||
+      (expected.kind === 'exact' && expected.revision === current);
+    if (!ok) return { kind: 'wrong_expected_version', currentRevision: current, expected };
+    if (current < 0) return { kind: 'success', currentRevision: current, position: undefined };
+    this.truncateBefore.set(streamId, Infinity);
+    return this.writeMetadata(streamId, DELETED_STREAM);
+  }
+
+  /**
+   * Test-only tampering: replaces the stored bytes of one event (as someone editing the database
+   * files would), without any trace in the log. Throws when there is no such event.
+   */
+  alterEvent(streamId: string, revision: number, change: { data?: Uint8Array; customMetadata?: Uint8Array }): void {
+    const event = this.streams.get(streamId)?.[revision];
+    if (!event) throw new Error(`no event ${streamId}@${revision}`);
+    if (change.data) event.data = change.data;
+    if (change.customMetadata) event.customMetadata = change.customMetadata;
   }
 
   /** Index in $all of the first event at or after `position`. */
@@ -76,26 +129,42 @@ export class InMemoryLog {
 
   append(streamId: string, expected: ExpectedRevision, proposed: readonly ProposedEvent[]): AppendResult {
     const events = this.streams.get(streamId) ?? [];
-    const current = events.length - 1;
+    const current = this.currentRevision(streamId);
+    const from = Math.min(this.truncateBefore.get(streamId) ?? 0, events.length);
     const wrong: AppendResult = { kind: 'wrong_expected_version', currentRevision: current, expected };
 
     switch (expected.kind) {
       case 'stream_exists':
         if (current < 0) return wrong;
-        return this.appendAny(streamId, events, proposed) ?? wrong;
+        return this.appendAny(streamId, events, from, proposed) ?? wrong;
       case 'any':
-        return this.appendAny(streamId, events, proposed) ?? wrong;
+        return this.appendAny(streamId, events, from, proposed) ?? wrong;
       case 'no_stream':
       case 'exact': {
         const expectedRevision = expected.kind === 'no_stream' ? -1 : expected.revision;
         if (expectedRevision === current) return this.write(streamId, events, proposed);
-        // Idempotent retry: the same ids already follow the expected revision.
-        if (expectedRevision < current && proposed.length > 0 && this.matchesAt(events, expectedRevision + 1, proposed)) {
-          return this.alreadyWritten(events, expectedRevision + proposed.length);
+        // Idempotent retry: the same ids already follow the expected revision (for no_stream: start
+        // the stream, or its recreation).
+        const start = expected.kind === 'no_stream' ? from : expectedRevision + 1;
+        if (expectedRevision < current && proposed.length > 0 && this.matchesAt(events, start, proposed)) {
+          return this.alreadyWritten(events, start + proposed.length - 1);
         }
         return wrong;
       }
     }
+  }
+
+  /** The revision of the stream's last visible event; -1 when it does not exist or is deleted. */
+  private currentRevision(streamId: string): number {
+    return this.streamView(streamId) ? this.streams.get(streamId)!.length - 1 : -1;
+  }
+
+  /** Writes the `$metadata` record of a stream's metastream, with this `$tb`. */
+  private writeMetadata(streamId: string, truncateBefore: string): AppendResult {
+    const metastream = `$$${streamId}`;
+    const data = Buffer.from(`{"$tb":${truncateBefore}}`, 'utf8');
+    const record = { id: randomUUID(), type: '$metadata', contentType: 'application/json', data, customMetadata: new Uint8Array() };
+    return this.write(metastream, this.streams.get(metastream) ?? [], [record]);
   }
 
   /**
@@ -103,9 +172,9 @@ export class InMemoryLog {
    * already in the stream, in order, is an idempotent retry; a batch that only partly matches is
    * refused (EventStoreDB's "corrupted idempotency" answer is a wrong expected version too).
    */
-  private appendAny(streamId: string, events: RecordedEvent[], proposed: readonly ProposedEvent[]): AppendResult | undefined {
+  private appendAny(streamId: string, events: RecordedEvent[], from: number, proposed: readonly ProposedEvent[]): AppendResult | undefined {
     if (proposed.length === 0) return this.write(streamId, events, proposed);
-    const first = events.findIndex((event) => event.id === proposed[0].id);
+    const first = events.findIndex((event, revision) => revision >= from && event.id === proposed[0].id);
     if (first < 0) return this.write(streamId, events, proposed);
     return this.matchesAt(events, first, proposed) ? this.alreadyWritten(events, first + proposed.length - 1) : undefined;
   }
@@ -120,7 +189,12 @@ export class InMemoryLog {
   }
 
   private write(streamId: string, events: RecordedEvent[], proposed: readonly ProposedEvent[]): AppendResult {
-    if (proposed.length === 0) return { kind: 'success', currentRevision: events.length - 1, position: undefined };
+    if (proposed.length === 0) return { kind: 'success', currentRevision: this.currentRevision(streamId), position: undefined };
+    if (this.truncateBefore.get(streamId) === Infinity) {
+      // Recreating a deleted stream: the events before stay hidden, revisions continue.
+      this.truncateBefore.set(streamId, events.length);
+      this.writeMetadata(streamId, String(events.length));
+    }
     const created = BigInt(Date.now()) * 10_000n;
     for (const event of proposed) {
       const record: RecordedEvent = { ...event, streamId, revision: events.length, created, position: this.nextPosition };

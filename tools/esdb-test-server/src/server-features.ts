@@ -15,6 +15,7 @@ const SUPPORTED: ReadonlyArray<[service: string, method: string]> = [
   ['event_store.client.server_features.ServerFeatures', 'GetSupportedMethods'],
   ['event_store.client.streams.Streams', 'Read'],
   ['event_store.client.streams.Streams', 'Append'],
+  ['event_store.client.streams.Streams', 'Delete'],
 ];
 
 export function serverFeaturesHandlers(calls: CallRegistry): { getSupportedMethods: handleUnaryCall<Empty, SupportedMethods> } {

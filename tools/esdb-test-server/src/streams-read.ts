@@ -1,8 +1,9 @@
 // Streams.Read (server streaming): one-off reads of a stream or of $all (with `count`), and
 // catch-up subscriptions (with `subscription`). Semantics follow EventStoreDB:
 // - readStream: forwards from a revision includes it; backwards from a revision includes it and
-//   goes down; START is revision 0, END is past the last event (backwards: the last event). A
-//   missing stream answers `stream_not_found`, which the client turns into StreamNotFoundError.
+//   goes down; START is the first revision, END is past the last event (backwards: the last event).
+//   A missing or (soft-)deleted stream answers `stream_not_found`, which the client turns into
+//   StreamNotFoundError; a recreated one starts at its first revision after the deletion.
 // - readAll: forwards from a position includes the event at it (first event at or after it);
 //   backwards from a position gives the events strictly before it; END backwards is the last event.
 // - subscribeToAll from a position is exclusive (events after it); subscribeToStream from a
@@ -58,11 +59,12 @@ function subscribe(log: InMemoryLog, out: ResponseStream, options: ReadReq.Optio
   const stream = options.getStream();
   if (!stream) return out.fail(serviceError(status.INVALID_ARGUMENT, 'a subscription needs a stream or $all'));
   const name = streamName(stream.getStreamIdentifier());
-  const source = () => log.stream(name) ?? [];
+  // Indexed by revision; a deleted stream's hidden events are not sent from START.
+  const source = () => log.streamView(name)?.events ?? [];
   let from: number;
   switch (stream.getRevisionOptionCase()) {
     case RevisionCase.START:
-      from = 0;
+      from = log.streamView(name)?.from ?? 0;
       break;
     case RevisionCase.END:
       from = source().length;
@@ -79,6 +81,8 @@ async function read(log: InMemoryLog, out: ResponseStream, options: ReadReq.Opti
 
   let events: readonly RecordedEvent[];
   let first: number;
+  /** The lowest index a read may send: the first visible revision of a stream. */
+  let lowest = 0;
   const all = options.getAll();
   if (all) {
     events = log.allEvents;
@@ -98,21 +102,22 @@ async function read(log: InMemoryLog, out: ResponseStream, options: ReadReq.Opti
     const stream = options.getStream();
     if (!stream) return out.fail(serviceError(status.INVALID_ARGUMENT, 'a read needs a stream or $all'));
     const name = streamName(stream.getStreamIdentifier());
-    const found = log.stream(name);
+    const found = log.streamView(name);
     if (!found) {
       await out.write(streamNotFoundResponse(name));
       return out.end();
     }
-    events = found;
+    ({ events, from: lowest } = found);
     switch (stream.getRevisionOptionCase()) {
       case RevisionCase.START:
-        first = 0;
+        first = lowest;
         break;
       case RevisionCase.END:
         first = backwards ? events.length - 1 : events.length;
         break;
       default:
         first = Math.min(Number(stream.getRevision()), backwards ? events.length - 1 : events.length);
+        if (!backwards) first = Math.max(first, lowest);
     }
     filter = undefined; // EventStoreDB ignores filters on stream reads
   }
@@ -120,7 +125,7 @@ async function read(log: InMemoryLog, out: ResponseStream, options: ReadReq.Opti
   // A snapshot of the end, so that a long read does not chase concurrent appends.
   const end = events.length;
   let sent = 0;
-  for (let i = first; sent < count && i >= 0 && i < end && !out.closed; i += backwards ? -1 : 1) {
+  for (let i = first; sent < count && i >= lowest && i < end && !out.closed; i += backwards ? -1 : 1) {
     const event = events[i];
     if (filter && !filter.matches(event)) continue;
     await out.write(eventResponse(event));

@@ -1,13 +1,18 @@
 // Operator CLI (docs/api.md section 5): `npm run ops -- <command>`. Results go to stdout as JSON lines;
 // errors go to stderr with exit code 1.
-import { handleCommand, notificationsStream, registerAccount, resetApiKey } from '@gw/application';
+import { handleCommand, notificationsStream, withEventSchemas } from '@gw/application';
 import { notificationsDecider, notificationsStreamName } from '@gw/domain-notifications';
 import { ConfigError, loadConfig, type AppConfig } from '@gw/config';
-import { AccountAlreadyExists, NoSuchAccount } from '@gw/domain-accounts';
 import type { EventStore } from '@gw/event-store';
 import { openEventStore } from '@gw/event-store/open';
 import { isEmail } from 'class-validator';
 import { parseArgs } from 'node:util';
+import { AccountRefused, createAccount, eraseAccountOf, resetAccountKey } from './accounts';
+import { hideSealed } from './audit/hide-sealed';
+import { UnknownSubject } from './audit/timeline';
+import { printTimeline } from './audit/timeline-command';
+import { auditVerify } from './audit/verify-command';
+import { eraseInstance, instanceOption } from './instances-erase';
 
 const USAGE = `Usage: npm run ops -- <command>
 
@@ -15,18 +20,32 @@ const USAGE = `Usage: npm run ops -- <command>
   accounts reset-key --email ADDRESS
                                     give an account a new API key (the old one stops working);
                                     prints {"email", "apikey"}
+  accounts erase --email ADDRESS    make an account's address unreadable for good and end its
+                                    sign-in (refused while it has an active instance);
+                                    prints {"email", "erased"}
   packages list                     print the package catalogue in use (PACKAGES_FILE)
   deliveries resend --instance ID   give each dead-lettered notification of an instance a new
                                     full retry schedule; prints {"instance", "resent"}
+  instances erase --instance ID     destroy the data keys of an instance (active or deleted): its
+                                    messages and acks can never be read again; prints
+                                    {"instance", "erasedDays"}
   events list [--stream NAME] [--after POSITION] [--limit N]
-                                    print recorded events as JSON lines, for audits
+                                    print recorded events as JSON lines, secrets, hashes
+                                    and sealed values hidden
+  audit timeline --instance ID | --account ADDRESS [--json]
+                                    an instance's or account's history, oldest first: one line per
+                                    event (time, type, facts), or one JSON object per line
+  audit verify                      check every stream's hash chain and compare the read models
+                                    with a rebuild from the log; prints one JSON line, exit 1
+                                    naming the first broken stream and read-model difference
 
 The store and catalogue are those of the environment (DATA_DIR, EVENT_STORE, PACKAGES_FILE).`;
 
 class UsageError extends Error {}
 
 async function withStore<T>(config: AppConfig, work: (store: EventStore) => Promise<T>): Promise<T> {
-  const store = openEventStore(config.store.eventStore, { lockTimeoutMs: config.store.lockTimeoutMs });
+  // Events in their current shape, as the apps read and write them (libs/application/src/event-schema).
+  const store = withEventSchemas(openEventStore(config.store.eventStore, { lockTimeoutMs: config.store.lockTimeoutMs }));
   try {
     return await work(store);
   } finally {
@@ -58,12 +77,17 @@ async function run(argv: string[]): Promise<void> {
   switch (command) {
     case 'accounts create': {
       const email = emailOption(rest);
-      print(await withStore(config, (store) => registerAccount(store, email, new Date().toISOString())));
+      print(await withStore(config, (store) => createAccount(store, config, email)));
       return;
     }
     case 'accounts reset-key': {
       const email = emailOption(rest);
-      print(await withStore(config, (store) => resetApiKey(store, email, new Date().toISOString(), config.store.conflictRetries)));
+      print(await withStore(config, (store) => resetAccountKey(store, config, email)));
+      return;
+    }
+    case 'accounts erase': {
+      const email = emailOption(rest);
+      print(await withStore(config, (store) => eraseAccountOf(store, config, email)));
       return;
     }
     case 'deliveries resend': {
@@ -80,6 +104,12 @@ async function run(argv: string[]): Promise<void> {
         ),
       );
       print({ instance: instanceId, resent: events.length });
+      return;
+    }
+    case 'instances erase': {
+      const instanceId = instanceOption(rest);
+      if (!instanceId) throw new UsageError('--instance must name an instance');
+      print(await withStore(config, (store) => eraseInstance(store, instanceId)));
       return;
     }
     case 'packages list':
@@ -100,17 +130,34 @@ async function run(argv: string[]): Promise<void> {
               after: values.after ? BigInt(values.after) : undefined,
               maxCount: values.limit ? Number(values.limit) : 1000,
             });
-        for (const event of events) print(event);
+        for (const event of events) print({ ...event, data: hideSealed(event.data), metadata: hideSealed(event.metadata) });
       });
       return;
     }
+    case 'audit timeline': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { instance: { type: 'string' }, account: { type: 'string' }, json: { type: 'boolean' } },
+        strict: true,
+      });
+      const instanceId = values.instance?.trim() ?? '';
+      const email = values.account?.trim() ?? '';
+      if ((instanceId === '') === (email === '')) throw new UsageError('audit timeline needs --instance ID or --account EMAIL');
+      if (email !== '' && !isEmail(email)) throw new UsageError('--account must be an e-mail address');
+      const subject = instanceId !== '' ? { instanceId } : { email };
+      await withStore(config, (store) => printTimeline(store, config, subject, values.json === true, (line) => process.stdout.write(`${line}\n`)));
+      return;
+    }
+    case 'audit verify':
+      if (!(await auditVerify(config))) process.exitCode = 1;
+      return;
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof UsageError || error instanceof AccountAlreadyExists || error instanceof NoSuchAccount) {
+  if (error instanceof ConfigError || error instanceof UsageError || error instanceof AccountRefused || error instanceof UnknownSubject) {
     process.stderr.write(`error: ${error.message}\n`);
     if (error instanceof UsageError) process.stderr.write(`\n${USAGE}\n`);
   } else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

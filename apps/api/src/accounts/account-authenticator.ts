@@ -1,28 +1,35 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Codes } from '@gw/contract';
-import { accountStreamName, normalizeEmail, type AccountState } from '@gw/domain-accounts';
+import { accountStreamName, type AccountState } from '@gw/domain-accounts';
 import type { EventStore } from '@gw/event-store';
-import { accountStream, readState, secretMatches } from '@gw/application';
+import { AccountIdentity, accountStream, readState, secretMatches } from '@gw/application';
 import { RequestRefused } from '../http/contract-error';
 import { RateLimits } from '../rate-limits/rate-limits';
 import { EVENT_STORE } from '../shared/tokens';
 
 /**
  * Stage 2 for the account host: the e-mail and API key must match; failures never say which, and
- * an unknown e-mail costs the same hash and comparison as a wrong key, so timing does not tell
- * either. A request that authenticated spends its account's rate-limit budget. The account's stream
- * is read on every request (no cache), so a key reset (docs/api.md 8.3) counts from the next one.
+ * an unknown e-mail, or an erased account's, costs the same keyed hash, hash and comparison as a
+ * wrong key, so timing does not tell them apart. A request that authenticated spends its account's
+ * rate-limit budget. The account's stream is read on every request (no cache), so a key reset
+ * (docs/api.md 8.3) or an erasure (9) counts from the next one.
  */
 @Injectable()
 export class AccountAuthenticator {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly limits: RateLimits,
+    private readonly identity: AccountIdentity,
   ) {}
 
-  /** Returns the account's canonical e-mail address, or refuses with 0003 (or 0010 when over budget). */
+  /** The stream of the account an address names (whether or not it exists). */
+  streamOf(email: string): string {
+    return accountStreamName(this.identity.accountId(email));
+  }
+
+  /** Returns the account's id, or refuses with 0003 (or 0010 when over budget). */
   async authenticate(email: string, apiKey: string): Promise<string> {
-    const { state } = await readState(this.store, accountStreamName(email), accountStream);
+    const { state } = await readState(this.store, this.streamOf(email), accountStream);
     return this.authenticateAgainst(email, apiKey, state);
   }
 
@@ -30,9 +37,9 @@ export class AccountAuthenticator {
    * stream checks the key on the very state it decides on. */
   authenticateAgainst(email: string, apiKey: string, state: AccountState): string {
     this.check(apiKey, state);
-    const canonical = normalizeEmail(email);
-    this.limits.spendAccount(canonical);
-    return canonical;
+    const accountId = this.identity.accountId(email);
+    this.limits.spendAccount(accountId);
+    return accountId;
   }
 
   /** The check alone, for a command that decides again after a concurrent change: the request has

@@ -7,6 +7,7 @@ import { tagFailure, tagOperation } from '../metrics/request-metrics';
 import type { Dispatcher } from './dispatcher';
 import { parseBody, parseQuery, readBody, UnreadableBody } from './request-params';
 import { failureStatus } from './failure-status';
+import type { StaticFiles } from './static-files';
 import { ROUTES, routeRequest, type HostName } from './routes';
 
 /** How a host admits requests, by the source address that sent them (docs/api.md section 2). */
@@ -18,6 +19,8 @@ export interface HostOptions {
   /** The source sent a request that failed: an unreadable body on a public host, a wrong bearer
    * token on the ingest host. */
   failed?: (source: string) => void;
+  /** Files served next to the operations (the dashboard, the API descriptions). */
+  files?: StaticFiles;
 }
 
 /**
@@ -102,6 +105,14 @@ async function handle(
     return;
   }
   tagOperation(res, operationName(host, route.pattern));
+  if (options.files?.serves(route.pattern)) {
+    // Before the per-source wait: files never count against a source (docs/api.md section 2). And
+    // before the percent-escape check: a file's name is matched as sent, so `/assets/%zz` is simply
+    // no such file (404, 0013), not a malformed parameter.
+    req.resume();
+    options.files.serve(route.pattern, path, req, res);
+    return;
+  }
   if (!decodable(path)) {
     // A path parameter (the ingest host's instance id) with a malformed percent-escape.
     req.resume();

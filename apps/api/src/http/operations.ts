@@ -1,5 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { RouteTable } from '@gw/http-listener';
+import { DASHBOARD_ROUTES } from '../dashboard/dashboard-routes';
+import { DOCS_ROUTES } from '../openapi/docs-routes';
 import { AckDto, MessageDto } from '../ingest/ingest.dto';
 import { RecordInboundCommand } from '../ingest/record-inbound.command';
 import { RecordInboundHandler } from '../ingest/record-inbound.handler';
@@ -226,10 +228,11 @@ export const OPERATIONS: readonly Operation[] = [
   }),
 ];
 
-/** Paths served outside the operation table: readiness on every host, metrics on the internal one. */
+/** Paths served outside the operation table: readiness on every host, metrics on the internal one,
+ * the dashboard on the account host, the API description on both public hosts (docs/api.md section 10). */
 const SERVICE_ROUTES: Record<HostName, RouteTable> = {
-  account: { '/healthz': ['GET', 'HEAD'] },
-  instance: { '/healthz': ['GET', 'HEAD'] },
+  account: { '/healthz': ['GET', 'HEAD'], ...DASHBOARD_ROUTES, ...DOCS_ROUTES },
+  instance: { '/healthz': ['GET', 'HEAD'], ...DOCS_ROUTES },
   internal: { '/healthz': ['GET', 'HEAD'], '/metrics': ['GET'] },
 };
 

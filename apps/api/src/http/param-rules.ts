@@ -13,7 +13,7 @@ const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
  * string rule after this one reports it as 0002. */
 const IsGiven = (allowEmpty: boolean, message: string) =>
   ValidateBy(
-    { name: 'isGiven', validator: { validate: (value: unknown) => value !== undefined && (allowEmpty || value !== '') } },
+    { name: 'isGiven', constraints: [allowEmpty], validator: { validate: (value: unknown) => value !== undefined && (allowEmpty || value !== '') } },
     withCode('0001', message),
   );
 
@@ -86,7 +86,7 @@ export function NotificationKindsParam(): PropertyDecorator {
   return applyDecorators(
     OptionalText(MAX_EVENTS_LENGTH),
     ValidateBy(
-      { name: 'isKindSet', validator: { validate: (value: unknown) => typeof value === 'string' && isKindSet(value) } },
+      { name: 'isKindSet', constraints: [NOTIFICATION_KINDS], validator: { validate: (value: unknown) => typeof value === 'string' && isKindSet(value) } },
       withCode('0002', `$property must list one or more of ${NOTIFICATION_KINDS.join(', ')}, separated by commas`),
     ),
   );
@@ -114,6 +114,11 @@ export function OneOf(allowed: readonly string[]): PropertyDecorator {
   );
 }
 
+/** How a whole-number parameter may be written as text: a limit (at most 100), a sequence number
+ * (within Number.MAX_SAFE_INTEGER). */
+const LIMIT_TEXT = /^\d{1,3}$/;
+const SEQUENCE_TEXT = /^\d{1,15}$/;
+
 /** `limit` of getWebhookLogs: 1 to 100, as a string of digits or a JSON number. */
 export function Limit(max: number): PropertyDecorator {
   return applyDecorators(
@@ -121,10 +126,12 @@ export function Limit(max: number): PropertyDecorator {
     ValidateBy(
       {
         name: 'isLimit',
+        // Read by the API description (apps/api/src/openapi), as every rule's constraints are.
+        constraints: [1, max, LIMIT_TEXT],
         validator: {
           validate: (value: unknown) =>
             (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max) ||
-            (typeof value === 'string' && /^\d{1,3}$/.test(value) && Number(value) >= 1 && Number(value) <= max),
+            (typeof value === 'string' && LIMIT_TEXT.test(value) && Number(value) >= 1 && Number(value) <= max),
         },
       },
       withCode('0002', `$property must be a whole number from 1 to ${max}`),
@@ -140,10 +147,11 @@ export function SequenceParam(min: 0 | 1, optional: boolean): PropertyDecorator 
     ValidateBy(
       {
         name: 'isSequence',
+        constraints: [min, undefined, SEQUENCE_TEXT],
         validator: {
           validate: (value: unknown) =>
             (typeof value === 'number' && Number.isSafeInteger(value) && value >= min) ||
-            (typeof value === 'string' && /^\d{1,15}$/.test(value) && Number(value) >= min),
+            (typeof value === 'string' && SEQUENCE_TEXT.test(value) && Number(value) >= min),
         },
       },
       withCode('0002', `$property must be a whole number from ${min} on`),

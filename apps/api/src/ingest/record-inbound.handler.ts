@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { recordAck, recordMessage, UnknownInstance } from '@gw/application';
+import { PersonalData, recordAck, recordMessage, UnknownInstance } from '@gw/application';
 import { Codes } from '@gw/contract';
 import type { EventStore } from '@gw/event-store';
 import { RequestRefused } from '../http/contract-error';
@@ -13,12 +13,13 @@ export class RecordInboundHandler implements ICommandHandler<RecordInboundComman
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly clock: Clock,
+    private readonly personalData: PersonalData,
   ) {}
 
   async execute({ instanceId, inbound }: RecordInboundCommand): Promise<void> {
     try {
-      if ('message' in inbound) await recordMessage(this.store, instanceId, inbound.message, this.clock.now());
-      else await recordAck(this.store, instanceId, inbound.ack, this.clock.now());
+      if ('message' in inbound) await recordMessage(this.store, this.personalData, instanceId, inbound.message, this.clock.now());
+      else await recordAck(this.store, this.personalData, instanceId, inbound.ack, this.clock.now());
     } catch (error) {
       if (!(error instanceof UnknownInstance)) throw error;
       throw new RequestRefused([{ code: Codes.NoSuchInstance, field: 'instanceid', message: 'no such instance' }]);

@@ -1,4 +1,5 @@
 import type { HostName } from '../http/operations';
+import { DOCS_OPERATION_NAMES } from '../openapi/docs-routes';
 
 /**
  * The `operation` label of the request metrics: the contract's name for each route of each host
@@ -16,6 +17,9 @@ export const OPERATION_NAMES: Record<HostName, Readonly<Record<string, string>>>
     '/resetApiKey': 'resetApiKey',
     '/webhook': 'changeWebhook',
     '/healthz': 'healthz',
+    '/': 'dashboard',
+    '/assets/:file': 'dashboardAsset',
+    ...DOCS_OPERATION_NAMES,
   },
   instance: {
     '/webhook': 'changeWebhook',
@@ -26,6 +30,7 @@ export const OPERATION_NAMES: Record<HostName, Readonly<Record<string, string>>>
     '/getNotifications': 'getNotifications',
     '/redeliver': 'redeliver',
     '/healthz': 'healthz',
+    ...DOCS_OPERATION_NAMES,
   },
   internal: {
     '/instances/:instanceid/messages': 'recordMessage',

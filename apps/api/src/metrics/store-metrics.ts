@@ -86,6 +86,7 @@ export class StoreMetrics {
 /** A decorator of the event-store port that times appends; everything else goes straight through. */
 class MeasuredEventStore implements EventStore {
   readonly nudge?: () => void;
+  readonly completeDeletes?: () => Promise<void>;
 
   constructor(
     private readonly inner: EventStore,
@@ -93,6 +94,7 @@ class MeasuredEventStore implements EventStore {
   ) {
     // Optional on the port: present only when the adapter has it (the projection runner asks).
     if (inner.nudge) this.nudge = () => inner.nudge?.();
+    if (inner.completeDeletes) this.completeDeletes = () => inner.completeDeletes!();
   }
 
   async append(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -125,6 +127,10 @@ class MeasuredEventStore implements EventStore {
 
   subscribeToAll(options?: SubscribeOptions): AsyncIterable<SubscriptionMessage> {
     return this.inner.subscribeToAll(options);
+  }
+
+  deleteStream(streamName: string): Promise<void> {
+    return this.inner.deleteStream(streamName);
   }
 
   close(): Promise<void> {

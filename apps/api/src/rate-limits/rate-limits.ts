@@ -35,8 +35,8 @@ export class RateLimits {
   }
 
   /** Spends from the budget of the account that just authenticated; throws RateLimited when spent. */
-  spendAccount(canonicalEmail: string): void {
-    throwIfWaiting(this.accounts.take(canonicalEmail));
+  spendAccount(accountId: string): void {
+    throwIfWaiting(this.accounts.take(accountId));
   }
 
   /** Spends from the budget of the instance that just authenticated; throws RateLimited when spent. */

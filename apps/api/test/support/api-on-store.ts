@@ -1,3 +1,8 @@
+import { AccountIdentity } from '@gw/application';
+import { loadConfig, type AppConfig } from '@gw/config';
+import { accountStreamName } from '@gw/domain-accounts';
+import type { RecordedEvent } from '@gw/event-store';
+import { openEventStore } from '@gw/event-store/open';
 import { startEsdbTestServer, type EsdbTestServer } from '@gw/esdb-test-server';
 import { ApiProcess, runOpsAsync } from '@gw/testing';
 
@@ -32,6 +37,36 @@ export class ApiOnStore {
 
   async createAccount(email: string): Promise<{ email: string; apikey: string }> {
     return JSON.parse(await this.ops(['accounts', 'create', '--email', email])) as { email: string; apikey: string };
+  }
+
+  /** The stream of the account an address names: its id is a keyed hash under the API's
+   * SECRETS_KEY (given, or made in its DATA_DIR), so the test computes it as the API does. */
+  accountStream(email: string): string {
+    return accountStreamName(this.accountIdentity().accountId(email));
+  }
+
+  /** Account ids and sealed addresses as the API makes them. */
+  accountIdentity(): AccountIdentity {
+    return new AccountIdentity(this.config().secrets.secretsKey);
+  }
+
+  /** Works on the store directly, as stored (nothing hidden), as another process would. */
+  async withStore<T>(work: (store: ReturnType<typeof openEventStore>) => Promise<T>): Promise<T> {
+    const opened = openEventStore(this.config().store.eventStore);
+    try {
+      return await work(opened);
+    } finally {
+      await opened.close();
+    }
+  }
+
+  /** One stream's events exactly as stored. */
+  rawStream(stream: string): Promise<RecordedEvent[]> {
+    return this.withStore((store) => store.readStream(stream));
+  }
+
+  private config(): AppConfig {
+    return loadConfig({ NODE_ENV: 'test', DATA_DIR: this.api.dataDir, ...this.storeEnv });
   }
 
   /** The recorded events of one stream, oldest first, as `events list` prints them. */

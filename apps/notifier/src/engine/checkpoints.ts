@@ -1,13 +1,8 @@
 import { newEventId } from '@gw/application';
 import type { EventStore } from '@gw/event-store';
-import type { SnapshotRef } from './snapshots';
+import type { NotifierCheckpointed, SnapshotRef } from '@gw/domain-notifications';
 
-/** How far a notifier partition has turned recorded traffic into notifications, and where its latest
- * snapshot is (absent before the first). */
-export type NotifierCheckpointed = {
-  type: 'NotifierCheckpointed';
-  data: { partition: number; partitions: number; position: string; at: string; snapshot?: SnapshotRef };
-};
+export type { NotifierCheckpointed };
 
 /** A partition's progress as recorded. */
 export interface Checkpoint {

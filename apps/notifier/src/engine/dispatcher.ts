@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { handleCommand, instanceStream, type SecretBox } from '@gw/application';
+import { handleCommand, instanceStream, PersonalDataUnreadable, type PersonalData, type SecretBox } from '@gw/application';
 import { instanceDecider, instanceStreamName, type DisableWebhookForReceiver } from '@gw/domain-instances';
 import { notifierWorkflow, type NotificationEvent, type OpenNotification } from '@gw/domain-notifications';
-import type { EventStore } from '@gw/event-store';
+import { EventStoreUnavailableError, type EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
-import { UNREADABLE_SECRET_ATTEMPT, type AttemptResult, type WebhookSender } from '@gw/webhook-delivery';
+import { UNREADABLE_PERSONAL_DATA_ATTEMPT, UNREADABLE_SECRET_ATTEMPT, type AttemptResult, type WebhookSender } from '@gw/webhook-delivery';
 import type { NotifierMetrics } from '../metrics/metrics';
 import { Stopping, type NotificationWriter } from './notification-writer';
 import type { NotifierModel } from './notifier-model';
@@ -41,6 +41,7 @@ export class Dispatcher {
     private readonly writer: NotificationWriter,
     private readonly sender: WebhookSender,
     private readonly secrets: SecretBox,
+    private readonly personalData: PersonalData,
     private readonly store: EventStore,
     private readonly settings: DispatcherSettings,
     private readonly metrics: NotifierMetrics,
@@ -154,7 +155,29 @@ export class Dispatcher {
       // Recorded as a failed attempt so that it shows in getWebhookLogs; an operator fixes the key.
       return UNREADABLE_SECRET_ATTEMPT;
     }
-    return this.sender.send({ url, webhookId: notification.webhookId, body: JSON.stringify(notification.body), signingSecrets });
+    const body = await this.openBody(notification);
+    if (body === undefined) return UNREADABLE_PERSONAL_DATA_ATTEMPT;
+    return this.sender.send({ url, webhookId: notification.webhookId, body, signingSecrets });
+  }
+
+  /**
+   * The body as POSTed, opened right before the POST and never kept: the state, its snapshots and
+   * the log hold the sealed values. A field whose data key was erased is sent as null (docs/api.md
+   * section 9). Undefined when a field fails authentication; an outage of the keys' store is waited
+   * out, as the writer waits out one, until the notifier stops.
+   */
+  private async openBody(notification: OpenNotification): Promise<string | undefined> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return JSON.stringify(await this.personalData.openBody(notification.body, null));
+      } catch (error) {
+        if (error instanceof PersonalDataUnreadable) return undefined;
+        if (!(error instanceof EventStoreUnavailableError)) throw error;
+        if (this.stopping) throw new Stopping();
+        this.logger.warn('store unavailable while opening a notification body; retrying', { webhookId: notification.webhookId, error });
+        await sleep(Math.min(5000, 100 * 2 ** Math.min(attempt, 6)));
+      }
+    }
   }
 
   private count(events: NotificationEvent[], result: AttemptResult): void {

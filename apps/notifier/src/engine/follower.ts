@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { INBOX_STREAM_PREFIX, isInboxEvent } from '@gw/domain-inbox';
 import { INSTANCE_STREAM_PREFIX, isInstanceEvent } from '@gw/domain-instances';
-import { NOTIFICATIONS_STREAM_PREFIX, notificationSources, notifierWorkflow, type NotificationCreated } from '@gw/domain-notifications';
+import { NOTIFICATIONS_STREAM_PREFIX, notifierWorkflow, type NotificationCreated } from '@gw/domain-notifications';
 import type { EventStore, RecordedEvent } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import type { NotifierMetrics } from '../metrics/metrics';
@@ -218,7 +218,7 @@ export class Follower {
       if (!this.model.applyRecordedNotification(instanceId, event)) return;
       if (!this.live && event.type === 'NotificationCreated') {
         const data = event.data as NotificationCreated['data'];
-        const sources = notificationSources(data);
+        const sources = data.sourceEventIds;
         if (event.position > checkpoint) for (const source of sources) replay.createdAfterCheckpoint.add(source);
         replay.created(instanceId, data.webhookId, sources);
       }

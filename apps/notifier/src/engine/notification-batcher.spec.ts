@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Message } from '@gw/domain-inbox';
+import type { SealedMessage } from '@gw/domain-inbox';
 import type { NotifiableItem, NotificationBody } from '@gw/domain-notifications';
 import { SqliteEventStore } from '@gw/event-store/sqlite';
 import { createLogger } from '@gw/logging';
@@ -14,9 +14,9 @@ import { NotifierModel } from './notifier-model';
  * attempt that starts and ends) is played by the test. */
 
 const I = 'i1';
-const message = (id: string): Message => ({ id, chatId: 'c@c.us', from: 'f@c.us', fromMe: false, senderName: '', type: 'chat', body: id, time: 1767225600 });
+const message = (id: string): SealedMessage => ({ id, fromMe: false, type: 'chat', sealed: `pd1.sealed-${id}`, time: 1767225600 });
 const m = (id: string): NotifiableItem => ({ sourceEventId: `ev-${id}`, message: message(id) });
-const a = (id: string): NotifiableItem => ({ sourceEventId: `ev-${id}`, ack: { id, chatId: 'c@c.us', status: 'read', time: 1767225601 } });
+const a = (id: string): NotifiableItem => ({ sourceEventId: `ev-${id}`, ack: { id, sealed: 'pd1.sealed-chat', status: 'read', time: 1767225601 } });
 
 let dir: string;
 let store: SqliteEventStore;
@@ -51,7 +51,7 @@ const carried = () =>
   Object.values(model.notificationsOf(I).state.open)
     .sort((x, y) => x.sequence - y.sequence)
     .map((n) => {
-      const body = n.body as NotificationBody & { messages?: Message[]; ack?: Array<{ id: string }> };
+      const body = n.body as NotificationBody & { messages?: SealedMessage[]; ack?: Array<{ id: string }> };
       return (body.messages ?? body.ack ?? []).map((item) => item.id);
     });
 

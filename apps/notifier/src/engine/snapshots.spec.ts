@@ -22,7 +22,7 @@ const recorded = (streamName: string, revision: bigint, type: string, data: Reco
 function populated(): NotifierModel {
   const model = new NotifierModel(1, 0);
   const instance = (revision: bigint, type: string, data: Record<string, unknown>) => model.applyInstanceEvent(I, recorded(`instance-${I}`, revision, type, { instanceId: I, ...data }));
-  instance(0n, 'InstanceCreated', { accountEmail: 'ann@example.com', packageId: 'trial', tokenHash: 'th', createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-04T00:00:00.000Z' });
+  instance(0n, 'InstanceCreated', { accountId: 'acct-ann', packageId: 'trial', tokenHash: 'th', createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-04T00:00:00.000Z' });
   instance(1n, 'SigningSecretIssued', { encryptedSecret: 'sealed', issuedAt: '2026-01-01T00:00:00.000Z' });
   instance(2n, 'WebhookSet', { url: 'https://receiver.example/hook', setAt: '2026-01-01T00:00:00.000Z' });
   instance(3n, 'WebhookDisabledByReceiver', { url: 'https://receiver.example/hook', reason: 'gone', disabledAt: '2026-01-01T00:00:01.000Z' });
@@ -85,6 +85,17 @@ const SHAPES: Record<number, { instance: string[]; notifications: string[]; open
   4: {
     instance: [
       'accountEmail', 'createdAt', 'disabledReason', 'encryptedSigningSecret', 'events', 'expiresAt', 'instanceId', 'packageId',
+      'previousSigningSecret', 'status', 'tokenHash', 'webhookOn', 'webhookUrl',
+    ],
+    notifications: ['lastSequence', 'notices', 'open'],
+    open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
+    noticePeriod: ['expiresAt', 'renewals', 'since'],
+  },
+  // Audit and erasure (docs/api.md 9.4, 9.6): an account's id instead of its address, and open
+  // notifications' bodies holding sealed messages and acks.
+  5: {
+    instance: [
+      'accountId', 'createdAt', 'disabledReason', 'encryptedSigningSecret', 'events', 'expiresAt', 'instanceId', 'packageId',
       'previousSigningSecret', 'status', 'tokenHash', 'webhookOn', 'webhookUrl',
     ],
     notifications: ['lastSequence', 'notices', 'open'],

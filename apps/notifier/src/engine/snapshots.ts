@@ -1,6 +1,5 @@
 import { newEventId } from '@gw/application';
-import type { InstanceState } from '@gw/domain-instances';
-import type { NoticePeriod, NotificationsState } from '@gw/domain-notifications';
+import type { NotifierSnapshotChunk, SnapshotEntry, SnapshotRef } from '@gw/domain-notifications';
 import type { EventStore } from '@gw/event-store';
 import type { View } from './notifier-model';
 
@@ -9,33 +8,14 @@ import type { View } from './notifier-model';
  * what the model keeps changes shape: a notifier ignores a snapshot of another version and replays
  * the log from the start instead (and then writes a snapshot of its own).
  */
-export const SNAPSHOT_VERSION = 4;
+export const SNAPSHOT_VERSION = 5;
 
 /** Instances per snapshot event, so that no event grows past what an engine accepts (EventStoreDB:
  * 16 MiB by default) even with full notification bodies. */
 const INSTANCES_PER_CHUNK = 500;
 
-/** What the model holds of one instance, as stored: revisions as decimal strings. */
-export interface SnapshotEntry {
-  instanceId: string;
-  instance?: { state: InstanceState; revision: string };
-  /** The period the instance's notices are judged in (docs/api.md 8.9), folded with `instance`. */
-  noticePeriod?: NoticePeriod | null;
-  notifications?: { state: NotificationsState; revision: string };
-}
-
-/** One part of a snapshot. */
-export type NotifierSnapshotChunk = {
-  type: 'NotifierSnapshotChunk';
-  data: { version: number; position: string; entries: SnapshotEntry[] };
-};
-
-/** Where a partition's latest snapshot is: its stream, and the log position it reflects exactly. */
-export interface SnapshotRef {
-  stream: string;
-  position: string;
-  version: number;
-}
+// The stored shapes live with the other recorded events, so that their versions are checked too.
+export type { NotifierSnapshotChunk, SnapshotEntry, SnapshotRef };
 
 /** The model of a partition, taken where every event up to `position` was applied and turned into
  * notifications. */

@@ -79,6 +79,11 @@ export class Stack {
     return this.api.dataDir;
   }
 
+  /** The address of the account the stack made its instances under. */
+  get accountEmail(): string {
+    return this.account.email;
+  }
+
   /** Starts a new notifier process on the same data dir (after stopping the running one). */
   async startNotifier(env: Record<string, string> = this.notifierEnv): Promise<NotifierProcess> {
     if (this.notifier?.running) await this.notifier.stop();

@@ -1,27 +1,43 @@
-/** An account holder was provisioned by an operator. Only the API key's hash is recorded. */
+/**
+ * An account holder was provisioned by an operator. The account is known by `accountId`, a keyed
+ * hash of its e-mail address made outside the domain; `email` is the address sealed under the
+ * account's own data key (erasing that key makes it unreadable). Only the API key's hash is recorded.
+ */
 export type AccountRegistered = {
   type: 'AccountRegistered';
-  data: { email: string; apiKeyHash: string; registeredAt: string };
+  data: { accountId: string; email: string; apiKeyHash: string; registeredAt: string };
 };
 
 /** The account holder (or an operator) replaced the API key; the old one is refused from now. */
 export type ApiKeyReset = {
   type: 'ApiKeyReset';
-  data: { email: string; apiKeyHash: string; resetAt: string };
+  data: { accountId: string; apiKeyHash: string; resetAt: string };
 };
 
-export type AccountEvent = AccountRegistered | ApiKeyReset;
+/** An operator erased the account (docs/api.md 9): its address can no longer be read, it can no
+ * longer sign in, and its address cannot be registered again. */
+export type AccountErased = {
+  type: 'AccountErased';
+  data: { accountId: string; erasedAt: string };
+};
+
+export type AccountEvent = AccountRegistered | ApiKeyReset | AccountErased;
+
+// A record rather than a list, so that a new account event type fails the build until it is named here.
+const ACCOUNT_TYPES: Record<AccountEvent['type'], true> = { AccountRegistered: true, ApiKeyReset: true, AccountErased: true };
 
 export function isAccountEvent(event: { type: string }): event is AccountEvent {
-  return event.type === 'AccountRegistered' || event.type === 'ApiKeyReset';
+  return Object.hasOwn(ACCOUNT_TYPES, event.type);
 }
 
-/** Stream of one account; e-mail addresses compare case-insensitively, so the name is lowercased. */
-export function accountStreamName(email: string): string {
-  return `account-${normalizeEmail(email)}`;
+export const ACCOUNT_STREAM_PREFIX = 'account-';
+
+/** Stream of one account, named by its id, so that no stream name carries an e-mail address. */
+export function accountStreamName(accountId: string): string {
+  return `${ACCOUNT_STREAM_PREFIX}${accountId}`;
 }
 
-/** The canonical form of an e-mail address. */
+/** The canonical form of an e-mail address: addresses compare case-insensitively. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }

@@ -24,14 +24,27 @@ export interface Ack {
   time: number;
 }
 
+/** The personal fields of a message: never stored in clear (docs/api.md 9.4). */
+export type MessagePersonalField = 'chatId' | 'from' | 'senderName' | 'body';
+
+/**
+ * A message as stored and carried in notification bodies: its personal fields replaced by one
+ * `sealed` value (encrypted together under the data key of its instance and day, by the application
+ * layer; the domain never reads them). Opening it gives the receiver's Message back.
+ */
+export type SealedMessage = Omit<Message, MessagePersonalField> & { sealed: string };
+
+/** An ack as stored: its `chatId` replaced by one `sealed` value, as for a message. */
+export type SealedAck = Omit<Ack, 'chatId'> & { sealed: string };
+
 export type MessageReceived = {
   type: 'MessageReceived';
-  data: { instanceId: string; message: Message; receivedAt: string };
+  data: { instanceId: string; message: SealedMessage; receivedAt: string };
 };
 
 export type AckReceived = {
   type: 'AckReceived';
-  data: { instanceId: string; ack: Ack; receivedAt: string };
+  data: { instanceId: string; ack: SealedAck; receivedAt: string };
 };
 
 export type InboxEvent = MessageReceived | AckReceived;

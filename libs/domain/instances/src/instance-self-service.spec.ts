@@ -12,16 +12,16 @@ const spec = deciderSpec(instanceDecider);
 const t0 = '2026-01-01T00:00:00.000Z';
 const t1 = '2026-01-02T00:00:00.000Z';
 const afterExpiry = '2026-02-15T00:00:00.000Z';
-const ann = 'ann@example.com';
+const ann = 'acct-ann';
 const created: InstanceEvent = {
   type: 'InstanceCreated',
-  data: { instanceId: 'i1', accountEmail: ann, packageId: 'monthly', tokenHash: 'th', createdAt: t0, expiresAt: '2026-01-31T00:00:00.000Z' },
+  data: { instanceId: 'i1', accountId: ann, packageId: 'monthly', tokenHash: 'th', createdAt: t0, expiresAt: '2026-01-31T00:00:00.000Z' },
 };
 const issued: InstanceEvent = { type: 'SigningSecretIssued', data: { instanceId: 'i1', encryptedSecret: 'enc-1', issuedAt: t0 } };
 const set: InstanceEvent = { type: 'WebhookSet', data: { instanceId: 'i1', url: 'https://a.example/h', setAt: t0 } };
 const deleted: InstanceEvent = { type: 'InstanceDeleted', data: { instanceId: 'i1', deletedAt: t1 } };
-const del = (accountEmail = ann, now = t1): InstanceCommand => ({ type: 'DeleteInstance', data: { accountEmail, now } });
-const resetToken = (accountEmail = ann, now = t1): InstanceCommand => ({ type: 'ResetInstanceToken', data: { accountEmail, tokenHash: 'th2', now } });
+const del = (accountId = ann, now = t1): InstanceCommand => ({ type: 'DeleteInstance', data: { accountId, now } });
+const resetToken = (accountId = ann, now = t1): InstanceCommand => ({ type: 'ResetInstanceToken', data: { accountId, tokenHash: 'th2', now } });
 const rotate = (now = t1, overlapHours = 24): InstanceCommand => ({ type: 'RotateSigningSecret', data: { newSigningSecret: 'enc-2', overlapHours, now } });
 const change = (url: string, events?: NotificationKind[]): InstanceCommand => ({
   type: 'ChangeWebhook',
@@ -36,20 +36,20 @@ describe('deleting an instance (8.1)', () => {
   });
 
   it("answers 0005 for another account's instance, a missing one and one already deleted", () => {
-    spec.given([created]).when(del('bob@example.com')).thenRefuses(['0005']);
+    spec.given([created]).when(del('acct-bob')).thenRefuses(['0005']);
     spec.given([]).when(del()).thenRefuses(['0005']);
     spec.given([created, deleted]).when(del()).thenRefuses(['0005']);
   });
 
   it('leaves nothing to renew, reset, register or rotate afterwards', () => {
-    spec.given([created, deleted]).when({ type: 'RenewInstance', data: { accountEmail: ann, packageId: 'monthly', packages: DEFAULT_PACKAGES, now: t1 } }).thenRefuses(['0005']);
+    spec.given([created, deleted]).when({ type: 'RenewInstance', data: { accountId: ann, packageId: 'monthly', packages: DEFAULT_PACKAGES, now: t1 } }).thenRefuses(['0005']);
     spec.given([created, deleted]).when(resetToken()).thenRefuses(['0005']);
     spec.given([created, deleted]).when(change('https://a.example/h')).thenRefuses(['0006']);
     spec.given([created, deleted]).when(rotate()).thenRefuses(['0006']);
   });
 
   it('keeps the instance id taken: a new instance never reuses it', () => {
-    expect(fold(instanceDecider, [created, deleted])).toEqual({ status: 'deleted', instanceId: 'i1', accountEmail: ann, deletedAt: t1 });
+    expect(fold(instanceDecider, [created, deleted])).toEqual({ status: 'deleted', instanceId: 'i1', accountId: ann, deletedAt: t1 });
   });
 });
 
@@ -63,7 +63,7 @@ describe('resetting the instance token (8.2)', () => {
   });
 
   it("answers 0005 for another account's instance", () => {
-    spec.given([created]).when(resetToken('bob@example.com')).thenRefuses(['0005']);
+    spec.given([created]).when(resetToken('acct-bob')).thenRefuses(['0005']);
   });
 });
 

@@ -9,7 +9,7 @@ const t1 = '2026-01-02T00:00:00.000Z';
 const afterExpiry = '2026-02-15T00:00:00.000Z';
 const created: InstanceEvent = {
   type: 'InstanceCreated',
-  data: { instanceId: 'i1', accountEmail: 'ann@example.com', packageId: 'monthly', tokenHash: 'th', createdAt: t0, expiresAt: '2026-01-31T00:00:00.000Z' },
+  data: { instanceId: 'i1', accountId: 'acct-ann', packageId: 'monthly', tokenHash: 'th', createdAt: t0, expiresAt: '2026-01-31T00:00:00.000Z' },
 };
 const issued: InstanceEvent = { type: 'SigningSecretIssued', data: { instanceId: 'i1', encryptedSecret: 'enc-1', issuedAt: t0 } };
 const set: InstanceEvent = { type: 'WebhookSet', data: { instanceId: 'i1', url: 'https://a.example/h', setAt: t0 } };

@@ -12,7 +12,7 @@ const created: InstanceEvent = {
   type: 'InstanceCreated',
   data: {
     instanceId: 'i1',
-    accountEmail: 'ann@example.com',
+    accountId: 'acct-ann',
     packageId: 'monthly',
     tokenHash: 'th',
     createdAt: t0,
@@ -26,9 +26,9 @@ const change = (url: string, now = '2026-01-02T00:00:00.000Z', urlRefusal?: stri
 });
 const issued: InstanceEvent = { type: 'SigningSecretIssued', data: { instanceId: 'i1', encryptedSecret: 'enc-1', issuedAt: t0 } };
 const issuedAt = (at: string): InstanceEvent => ({ type: 'SigningSecretIssued', data: { instanceId: 'i1', encryptedSecret: 'enc-new', issuedAt: at } });
-const renew = (packageId: string, now: string, accountEmail = 'ann@example.com'): InstanceCommand => ({
+const renew = (packageId: string, now: string, accountId = 'acct-ann'): InstanceCommand => ({
   type: 'RenewInstance',
-  data: { accountEmail, packageId, packages, now },
+  data: { accountId, packageId, packages, now },
 });
 
 describe('creating an instance', () => {
@@ -37,7 +37,7 @@ describe('creating an instance', () => {
       .given([])
       .when({
         type: 'CreateInstance',
-        data: { instanceId: 'i1', accountEmail: 'ann@example.com', packageId: 'monthly', packages, tokenHash: 'th', now: t0 },
+        data: { instanceId: 'i1', accountId: 'acct-ann', packageId: 'monthly', packages, tokenHash: 'th', now: t0 },
       })
       .then([created]);
   });
@@ -47,7 +47,7 @@ describe('creating an instance', () => {
       .given([])
       .when({
         type: 'CreateInstance',
-        data: { instanceId: 'i1', accountEmail: 'ann@example.com', packageId: 'gold', packages, tokenHash: 'th', now: t0 },
+        data: { instanceId: 'i1', accountId: 'acct-ann', packageId: 'gold', packages, tokenHash: 'th', now: t0 },
       })
       .thenRefuses(['0004']);
   });
@@ -57,7 +57,7 @@ describe('creating an instance', () => {
       .given([created])
       .when({
         type: 'CreateInstance',
-        data: { instanceId: 'i1', accountEmail: 'bob@example.com', packageId: 'trial', packages, tokenHash: 'x', now: t0 },
+        data: { instanceId: 'i1', accountId: 'acct-bob', packageId: 'trial', packages, tokenHash: 'x', now: t0 },
       })
       .thenThrows(InstanceIdTaken);
   });
@@ -89,7 +89,7 @@ describe('renewing an instance', () => {
   });
 
   it("reports another account's instance exactly like a missing one (0005)", () => {
-    spec.given([created]).when(renew('monthly', t0, 'bob@example.com')).thenRefuses(['0005']);
+    spec.given([created]).when(renew('monthly', t0, 'acct-bob')).thenRefuses(['0005']);
     spec.given([]).when(renew('monthly', t0)).thenRefuses(['0005']);
   });
 

@@ -9,7 +9,7 @@ export type CreateInstance = {
   type: 'CreateInstance';
   data: {
     instanceId: string;
-    accountEmail: string;
+    accountId: string;
     packageId: string;
     packages: readonly PackageDefinition[];
     tokenHash: string;
@@ -19,7 +19,7 @@ export type CreateInstance = {
 
 export type RenewInstance = {
   type: 'RenewInstance';
-  data: { accountEmail: string; packageId: string; packages: readonly PackageDefinition[]; now: string };
+  data: { accountId: string; packageId: string; packages: readonly PackageDefinition[]; now: string };
 };
 
 /**
@@ -37,13 +37,13 @@ export type ChangeWebhook = {
 /** The account holder deletes the instance (docs/api.md 8.1). */
 export type DeleteInstance = {
   type: 'DeleteInstance';
-  data: { accountEmail: string; now: string };
+  data: { accountId: string; now: string };
 };
 
 /** The account holder replaces the instance token (8.2); `tokenHash` is the new token's. */
 export type ResetInstanceToken = {
   type: 'ResetInstanceToken';
-  data: { accountEmail: string; tokenHash: string; now: string };
+  data: { accountId: string; tokenHash: string; now: string };
 };
 
 /** The owner replaces the signing secret (8.5): `newSigningSecret` is drawn and encrypted by the
@@ -108,7 +108,7 @@ function decideCreate({ data }: CreateInstance, state: InstanceState): InstanceE
       type: 'InstanceCreated',
       data: {
         instanceId: data.instanceId,
-        accountEmail: data.accountEmail,
+        accountId: data.accountId,
         packageId: pkg.packageid,
         tokenHash: data.tokenHash,
         createdAt: data.now,
@@ -122,15 +122,15 @@ const noSuchInstance: Violation = { code: Codes.NoSuchInstance, field: 'instance
 
 /** Whether the account owns the instance. Another account's instance, and a deleted one, are reported
  * exactly like a missing one (0005), so ids cannot be probed. */
-function ownedBy(state: InstanceState, accountEmail: string): state is CreatedInstance {
-  return state.status === 'created' && state.accountEmail === accountEmail;
+function ownedBy(state: InstanceState, accountId: string): state is CreatedInstance {
+  return state.status === 'created' && state.accountId === accountId;
 }
 
 function decideRenew({ data }: RenewInstance, state: InstanceState): InstanceEvent[] {
   const violations: Violation[] = [];
   const pkg = findPackage(data.packages, data.packageId);
   if (!pkg) violations.push(unknownPackage(data.packageId));
-  if (!ownedBy(state, data.accountEmail)) violations.push(noSuchInstance);
+  if (!ownedBy(state, data.accountId)) violations.push(noSuchInstance);
   refuseIfAny(violations);
   if (state.status !== 'created' || !pkg) return [];
   return [
@@ -203,13 +203,13 @@ function decideDisable({ data }: DisableWebhookForReceiver, state: InstanceState
 }
 
 function decideDelete({ data }: DeleteInstance, state: InstanceState): InstanceEvent[] {
-  if (!ownedBy(state, data.accountEmail)) return refuse(noSuchInstance);
+  if (!ownedBy(state, data.accountId)) return refuse(noSuchInstance);
   return [{ type: 'InstanceDeleted', data: { instanceId: state.instanceId, deletedAt: data.now } }];
 }
 
 function decideResetToken({ data }: ResetInstanceToken, state: InstanceState): InstanceEvent[] {
   // An expired instance too: its owner may need the token to renew and read its history.
-  if (!ownedBy(state, data.accountEmail)) return refuse(noSuchInstance);
+  if (!ownedBy(state, data.accountId)) return refuse(noSuchInstance);
   return [{ type: 'InstanceTokenReset', data: { instanceId: state.instanceId, tokenHash: data.tokenHash, resetAt: data.now } }];
 }
 

@@ -5,7 +5,7 @@ export type InstanceCreated = {
   type: 'InstanceCreated';
   data: {
     instanceId: string;
-    accountEmail: string;
+    accountId: string;
     packageId: string;
     tokenHash: string;
     createdAt: string;

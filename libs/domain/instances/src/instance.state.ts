@@ -7,7 +7,7 @@ export type InstanceState =
   | {
       status: 'created';
       instanceId: string;
-      accountEmail: string;
+      accountId: string;
       packageId: string;
       tokenHash: string;
       createdAt: string;
@@ -24,7 +24,7 @@ export type InstanceState =
       /** The notification kinds chosen, in canonical order (kept while no URL is registered). */
       events: NotificationKind[];
     }
-  | { status: 'deleted'; instanceId: string; accountEmail: string; deletedAt: string };
+  | { status: 'deleted'; instanceId: string; accountId: string; deletedAt: string };
 
 export type CreatedInstance = Extract<InstanceState, { status: 'created' }>;
 
@@ -79,7 +79,7 @@ export function evolveInstance(state: InstanceState, event: InstanceEvent): Inst
       return { ...state, tokenHash: event.data.tokenHash };
     case 'InstanceDeleted':
       if (state.status !== 'created') return state;
-      return { status: 'deleted', instanceId: state.instanceId, accountEmail: state.accountEmail, deletedAt: event.data.deletedAt };
+      return { status: 'deleted', instanceId: state.instanceId, accountId: state.accountId, deletedAt: event.data.deletedAt };
     default:
       return assertNever(event);
   }

@@ -5,3 +5,4 @@ export * from './notification-batches';
 export * from './notifier.workflow';
 export * from './notification-history';
 export * from './instance-notices';
+export * from './notifier.records';

@@ -14,7 +14,7 @@ const url = 'https://receiver.example/hook';
 const HOURS = [72, 24, 0.5];
 
 const recorded = (event: InstanceEvent, now = t0): NotifierInput => ({ type: 'InstanceEventRecorded', data: { event, now } });
-const created = recorded({ type: 'InstanceCreated', data: { instanceId: I, accountEmail: 'ann@example.com', packageId: 'trial', tokenHash: 'th', createdAt: t0, expiresAt } });
+const created = recorded({ type: 'InstanceCreated', data: { instanceId: I, accountId: 'acct-ann', packageId: 'trial', tokenHash: 'th', createdAt: t0, expiresAt } });
 const secret = recorded({ type: 'SigningSecretIssued', data: { instanceId: I, encryptedSecret: 'sealed', issuedAt: t0 } });
 const kinds = (...events: NotificationKind[]) => recorded({ type: 'WebhookSet', data: { instanceId: I, url, setAt: t0, events } });
 const chosen = kinds('messages', 'instance');

@@ -1,8 +1,8 @@
-import type { Ack, Message } from '@gw/domain-inbox';
+import type { SealedAck, SealedMessage } from '@gw/domain-inbox';
 import type { NotificationContent } from './notification.events';
 
 /** A recorded message or ack that is to be notified. */
-export type NotifiableItem = { sourceEventId: string } & ({ message: Message } | { ack: Ack });
+export type NotifiableItem = { sourceEventId: string } & ({ message: SealedMessage } | { ack: SealedAck });
 
 /** What one notification will carry, before it has a webhook id and a sequence. */
 export interface NotificationBatch {
@@ -18,7 +18,7 @@ export interface NotificationBatch {
 export function batchNotifiable(items: readonly NotifiableItem[], max: number): NotificationBatch[] {
   if (!Number.isInteger(max) || max < 1) throw new RangeError(`batch size must be a whole number from 1, not ${max}`);
   const batches: NotificationBatch[] = [];
-  let current: { messages: Message[]; ack: Ack[]; sourceEventIds: string[] } | undefined;
+  let current: { messages: SealedMessage[]; ack: SealedAck[]; sourceEventIds: string[] } | undefined;
   const close = () => {
     if (!current) return;
     batches.push({

@@ -123,7 +123,7 @@ describe('cancelling chosen notifications', () => {
         webhookId,
         sequence,
         body: { instanceId: 'i1', sequence, messages: [] },
-        sourceEventId: `s-${webhookId}`,
+        sourceEventIds: [`s-${webhookId}`],
         createdAt: '2026-01-01T00:00:00.000Z',
       },
     });

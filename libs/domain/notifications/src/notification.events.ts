@@ -1,31 +1,28 @@
-import type { Ack, Message } from '@gw/domain-inbox';
+import type { SealedAck, SealedMessage } from '@gw/domain-inbox';
 import type { InstanceNotice } from './instance-notices';
 
-/** The body a receiver gets, exactly as recorded (docs/api.md section 6). */
+/** The body a receiver gets, as recorded (docs/api.md section 6): messages and acks in their stored,
+ * sealed form, opened into the receiver's shape only when sent or read (section 9.4). */
 export type NotificationBody =
-  | { instanceId: string; sequence: number; messages: Message[] }
-  | { instanceId: string; sequence: number; ack: Ack[] }
+  | { instanceId: string; sequence: number; messages: SealedMessage[] }
+  | { instanceId: string; sequence: number; ack: SealedAck[] }
   | { instanceId: string; sequence: number; instance: InstanceNotice };
 
 /** What a notification carries besides its envelope: messages, acks or one instance notice, never
  * two of them (docs/api.md section 6 and 8.9). */
-export type NotificationContent = { messages: Message[] } | { ack: Ack[] } | { instance: InstanceNotice };
+export type NotificationContent = { messages: SealedMessage[] } | { ack: SealedAck[] } | { instance: InstanceNotice };
 
 type Ref = { instanceId: string; webhookId: string; sequence: number };
 
 /** A notification exists; its first attempt is due at once. `sourceEventIds` are the recorded
- * messages or acks it carries, in record order (none for an instance notice); events written before
- * batching name their one source as `sourceEventId`. An instance notice names its `noticeKey`
- * (docs/api.md 8.9), so that it is made once per expiry. */
+ * messages or acks it carries, in record order (none for an instance notice). An instance notice
+ * names its `noticeKey` (docs/api.md 8.9), so that it is made once per expiry. Version 2 of the event:
+ * version 1, written before batching, named one `sourceEventId`, and is upcast on read
+ * (libs/application/src/event-schema). */
 export type NotificationCreated = {
   type: 'NotificationCreated';
-  data: Ref & { body: NotificationBody; createdAt: string; noticeKey?: string } & ({ sourceEventIds: string[] } | { sourceEventId: string });
+  data: Ref & { body: NotificationBody; sourceEventIds: string[]; createdAt: string; noticeKey?: string };
 };
-
-/** The recorded messages or acks a notification carries, whichever way its event names them. */
-export function notificationSources(data: NotificationCreated['data']): readonly string[] {
-  return 'sourceEventIds' in data ? data.sourceEventIds : [data.sourceEventId];
-}
 
 /** One attempt failed. `status` is the receiver's HTTP status, or 0 when no answer came. */
 export type DeliveryAttemptFailed = {

@@ -13,7 +13,7 @@ const afterExpiry = '2026-01-05T00:00:00.000Z';
 const url = 'https://receiver.example/hook';
 
 const recorded = (event: InstanceEvent, now = t0): NotifierInput => ({ type: 'InstanceEventRecorded', data: { event, now } });
-const created = recorded({ type: 'InstanceCreated', data: { instanceId: I, accountEmail: 'ann@example.com', packageId: 'trial', tokenHash: 'th', createdAt: t0, expiresAt } });
+const created = recorded({ type: 'InstanceCreated', data: { instanceId: I, accountId: 'acct-ann', packageId: 'trial', tokenHash: 'th', createdAt: t0, expiresAt } });
 const secret = recorded({ type: 'SigningSecretIssued', data: { instanceId: I, encryptedSecret: 'sealed', issuedAt: t0 } });
 const set = recorded({ type: 'WebhookSet', data: { instanceId: I, url, setAt: t0 } });
 const cleared = (now = later) => recorded({ type: 'WebhookCleared', data: { instanceId: I, clearedAt: now } }, now);
@@ -21,8 +21,8 @@ const gone = recorded({ type: 'WebhookDisabledByReceiver', data: { instanceId: I
 const renewed = (renewedAt: string) =>
   recorded({ type: 'InstanceRenewed', data: { instanceId: I, packageId: 'monthly', renewedAt, expiresAt: '2026-02-05T00:00:00.000Z' } }, renewedAt);
 
-const message = { id: 'm1', chatId: 'c@c.us', from: 'f@c.us', fromMe: false, senderName: 'Ann', type: 'chat', body: 'hi', time: 1767225600 };
-const ack = { id: 'm1', chatId: 'c@c.us', status: 'read' as const, time: 1767225601 };
+const message = { id: 'm1', fromMe: false, type: 'chat', sealed: 'pd1.sealed-message', time: 1767225600 };
+const ack = { id: 'm1', sealed: 'pd1.sealed-chat', status: 'read' as const, time: 1767225601 };
 const traffic = (event: InboxEvent, sourceEventId = 'ev-1'): NotifierInput => ({ type: 'TrafficRecorded', data: { sourceEventId, event } });
 const messageAt = (receivedAt: string) => traffic({ type: 'MessageReceived', data: { instanceId: I, message, receivedAt } });
 const ackAt = (receivedAt: string) => traffic({ type: 'AckReceived', data: { instanceId: I, ack, receivedAt } }, 'ev-2');

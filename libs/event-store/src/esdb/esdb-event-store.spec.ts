@@ -1,4 +1,6 @@
 import { startEsdbTestServer, type EsdbTestServer } from '@gw/esdb-test-server';
+import { randomUUID } from 'node:crypto';
+import { verifyStreamChain } from '../event-chain';
 import { EventStoreUnavailableError } from '../event-store.errors';
 import type { EventStore } from '../event-store.port';
 import { eventStoreContractSuite, type EventStoreContractHarness } from '../testing/event-store-contract';
@@ -9,6 +11,7 @@ import { EsdbEventStore } from './esdb-event-store';
 function harness(name: string, connectionString: () => string): EventStoreContractHarness {
   return {
     name,
+    deleteKeepsEventsInGlobalLog: true,
     async create() {
       const stores: EventStore[] = [];
       const open = () => {
@@ -39,6 +42,23 @@ describe('EventStoreDB adapter', () => {
 
   // The in-repo protocol test server: a test double that speaks EventStoreDB's gRPC protocol.
   eventStoreContractSuite(harness('EventStoreDB protocol test server', () => server.connectionString));
+
+  it("breaks the chain at the stream and revision of an event whose stored bytes were altered on the server", async () => {
+    const store = new EsdbEventStore({ connectionString: server.connectionString });
+    try {
+      const name = `tamper-${randomUUID()}`;
+      await store.append(name, [0, 1, 2].map((n) => ({ id: randomUUID(), type: 'T', data: { amount: n } })), 'no_stream');
+      expect(verifyStreamChain(await store.readStream(name))).toEqual({ ok: true });
+      server.log.alterEvent(name, 1, { data: Buffer.from('{"amount":7}') });
+      expect(verifyStreamChain(await store.readStream(name))).toMatchObject({ ok: false, revision: 1n, reason: expect.stringContaining('does not match its hash') });
+      server.log.alterEvent(name, 2, { customMetadata: Buffer.from('{"chain":') });
+      const events = await store.readStream(name);
+      expect(events[2].metadata).toEqual({ $unreadable: ['metadata'] });
+      expect(verifyStreamChain(events.slice(2))).toEqual({ ok: false, revision: 2n, reason: 'stored metadata is not valid JSON' });
+    } finally {
+      await store.close();
+    }
+  });
 
   it('reports an outage as unavailable, and works again once the server is back', async () => {
     const store = new EsdbEventStore({ connectionString: server.connectionString });

@@ -11,10 +11,12 @@ import type {
   SubscriptionMessage,
 } from '../event-store.port';
 import { matchesFilter } from '../event-filter';
+import { CHAIN_KEY, chainHashOfJson, storedChain, withoutChain } from '../event-chain';
 
 /** The log itself, which several clients (MemoryEventStore) of one process may share. */
 export class MemoryLog {
-  readonly events: RecordedEvent[] = [];
+  /** The global log; index + 1 is the position. A deleted event leaves a hole, so that positions stay. */
+  readonly events: Array<RecordedEvent | undefined> = [];
   readonly streams = new Map<string, RecordedEvent[]>();
   readonly byId = new Map<string, RecordedEvent>();
   private waiters: Array<() => void> = [];
@@ -64,20 +66,27 @@ export class MemoryEventStore implements EventStore {
       ids.add(id);
     }
     const recordedAt = new Date().toISOString();
-    for (const event of events) {
-      const recorded: RecordedEvent = {
+    let chain = storedChain(stream.at(-1) ?? { metadata: {} }) ?? '';
+    // All made before any is stored, so that an event JSON cannot carry fails the append whole.
+    const recorded = events.map((event, i): RecordedEvent => {
+      const data = JSON.stringify(event.data);
+      const metadata = withoutChain(event.metadata);
+      chain = chainHashOfJson(chain, streamName, event.id, event.type, data ?? 'null', JSON.stringify(metadata));
+      return {
         id: event.id,
         streamName,
-        revision: BigInt(stream.length),
-        position: BigInt(this.log.events.length + 1),
+        revision: BigInt(stream.length + i),
+        position: BigInt(this.log.events.length + 1 + i),
         type: event.type,
-        data: stored(event.data),
-        metadata: stored(event.metadata ?? {}),
+        data: JSON.parse(data as string),
+        metadata: stored({ ...metadata, [CHAIN_KEY]: chain }),
         recordedAt,
       };
-      stream.push(recorded);
-      this.log.events.push(recorded);
-      this.log.byId.set(recorded.id, recorded);
+    });
+    for (const event of recorded) {
+      stream.push(event);
+      this.log.events.push(event);
+      this.log.byId.set(event.id, event);
     }
     this.log.streams.set(streamName, stream);
     this.log.appended();
@@ -100,7 +109,8 @@ export class MemoryEventStore implements EventStore {
     const found: RecordedEvent[] = [];
     const max = options.maxCount ?? Infinity;
     for (let i = Number(options.after ?? 0n); i < this.log.events.length && found.length < max; i++) {
-      if (matchesFilter(this.log.events[i], options.filter)) found.push(copy(this.log.events[i]));
+      const event = this.log.events[i];
+      if (event && matchesFilter(event, options.filter)) found.push(copy(event));
     }
     return found;
   }
@@ -117,7 +127,7 @@ export class MemoryEventStore implements EventStore {
       const head = this.log.events.length;
       for (; next < head; next++) {
         const event = this.log.events[next];
-        if (matchesFilter(event, options.filter)) yield { kind: 'event', event: copy(event) };
+        if (event && matchesFilter(event, options.filter)) yield { kind: 'event', event: copy(event) };
         if (options.signal?.aborted) return;
       }
       if (caughtUpAt !== head) {
@@ -126,6 +136,16 @@ export class MemoryEventStore implements EventStore {
       }
       if (this.log.events.length === head) await this.log.nextAppend(options.signal);
     }
+  }
+
+  /** Drops the stream: its events leave the log (holes keep the other positions). */
+  async deleteStream(streamName: string): Promise<void> {
+    this.ensureOpen();
+    for (const event of this.log.streams.get(streamName) ?? []) {
+      this.log.events[Number(event.position) - 1] = undefined;
+      this.log.byId.delete(event.id);
+    }
+    this.log.streams.delete(streamName);
   }
 
   async close(): Promise<void> {

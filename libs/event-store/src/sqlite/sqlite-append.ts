@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { CHAIN_KEY, chainHashOfJson, withoutChain } from '../event-chain';
 import { DuplicateEventIdError } from '../event-store.errors';
 import { checkExpectedRevision } from '../expected-revision';
 import type { AppendResult, EventToAppend, ExpectedRevision } from '../event-store.port';
@@ -15,34 +16,80 @@ export interface PendingAppend {
 /** The prepared statements an append uses. */
 export interface AppendStatements {
   eventById: Database.Statement<[string], EventRow>;
-  streamRevision: Database.Statement<[string], { revision: bigint | null }>;
+  /** Whether an event id is stored: answered from the id's index alone. */
+  eventPosition: Database.Statement<[string], { position: bigint }>;
+  /** The stream's last revision and position, from the (stream, revision) index alone. */
+  streamTip: Database.Statement<[string], { revision: bigint; position: bigint }>;
+  /** The chain stored at a position (null: none, or its metadata was damaged by hand). */
+  chainAt: Database.Statement<[bigint], { chain: string | null }>;
   insert: Database.Statement;
 }
 
 /**
- * One append, inside a transaction the caller holds: checks the expected revision against the
- * stream's current one and inserts the events after it. A retried append (its first event id is
- * stored already) succeeds without writing again.
+ * The chain of each stream's last event as this client last wrote it, with its position: a
+ * committed position is never used again (AUTOINCREMENT), so an entry whose position is still the
+ * stream's last is right even when other processes write too. It spares most appends reading and
+ * parsing the last row's metadata. Bounded, oldest entries dropped first; cleared when a transaction
+ * fails, since its rows were rolled back and their positions may be used again.
  */
-export function appendToStream(statements: AppendStatements, { streamName, events, expected, recordedAt }: PendingAppend): AppendResult {
-  if (statements.eventById.get(events[0].id)) return idempotentResult(statements, streamName, events);
+export class ChainTips {
+  private readonly tips = new Map<string, { position: bigint; chain: string }>();
 
-  const current = statements.streamRevision.get(streamName)?.revision ?? null;
+  constructor(private readonly capacity = 10_000) {}
+
+  get(streamName: string, position: bigint): string | undefined {
+    const tip = this.tips.get(streamName);
+    return tip?.position === position ? tip.chain : undefined;
+  }
+
+  set(streamName: string, position: bigint, chain: string): void {
+    this.tips.delete(streamName);
+    this.tips.set(streamName, { position, chain });
+    if (this.tips.size > this.capacity) this.tips.delete(this.tips.keys().next().value!);
+  }
+
+  clear(): void {
+    this.tips.clear();
+  }
+}
+
+/**
+ * One append, inside a transaction the caller holds: checks the expected revision against the
+ * stream's current one and inserts the events after it, each chained to the one before. A retried
+ * append (its first event id is stored already) succeeds without writing again.
+ */
+export function appendToStream(statements: AppendStatements, tips: ChainTips, { streamName, events, expected, recordedAt }: PendingAppend): AppendResult {
+  if (statements.eventPosition.get(events[0].id)) return idempotentResult(statements, streamName, events);
+
+  const tip = statements.streamTip.get(streamName);
+  const current = tip?.revision ?? null;
   checkExpectedRevision(streamName, expected, current);
 
   let revision = current ?? -1n;
+  let chain = tip ? (tips.get(streamName, tip.position) ?? statements.chainAt.get(tip.position)?.chain ?? '') : '';
   let position = 0n;
   for (const event of events) {
     revision += 1n;
+    const data = JSON.stringify(event.data);
+    const metadata = JSON.stringify(withoutChain(event.metadata));
+    chain = chainHashOfJson(chain, streamName, event.id, event.type, data ?? 'null', metadata);
     try {
-      const info = statements.insert.run(event.id, streamName, revision, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata ?? {}), recordedAt);
+      const info = statements.insert.run(event.id, streamName, revision, event.type, data, withChain(metadata, chain), recordedAt);
       position = BigInt(info.lastInsertRowid);
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateEventIdError(event.id);
       throw error;
     }
   }
+  tips.set(streamName, position, chain);
   return { nextExpectedRevision: revision, position };
+}
+
+/** The stored metadata: the writer's JSON object with the chain added last (a hex string, so no
+ * escaping), without serialising it again. */
+function withChain(metadataJson: string, chain: string): string {
+  if (!metadataJson.startsWith('{')) throw new TypeError('event metadata must be a JSON object');
+  return metadataJson === '{}' ? `{"${CHAIN_KEY}":"${chain}"}` : `${metadataJson.slice(0, -1)},"${CHAIN_KEY}":"${chain}"}`;
 }
 
 /** A retried append of events already stored in this stream succeeds without writing again. */
@@ -53,6 +100,6 @@ function idempotentResult(statements: AppendStatements, streamName: string, even
     if (!row || row.stream !== streamName) throw new DuplicateEventIdError(event.id);
     if (row.position > position) position = row.position;
   }
-  const revision = statements.streamRevision.get(streamName)?.revision ?? 0n;
+  const revision = statements.streamTip.get(streamName)?.revision ?? 0n;
   return { nextExpectedRevision: revision, position };
 }

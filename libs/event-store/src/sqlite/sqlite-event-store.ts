@@ -13,12 +13,11 @@ import type {
   SubscriptionMessage,
 } from '../event-store.port';
 import { GroupCommit, type GroupOutcome } from './group-commit';
-import { preparePrivateDatabaseFile } from './private-files';
-import { appendToStream, type PendingAppend } from './sqlite-append';
-import { startWalCheckpointer, warnAtMostEveryMinute, type WalCheckpointer } from './wal-checkpointer';
+import { appendToStream, ChainTips, type PendingAppend } from './sqlite-append';
+import { startWalCheckpointer, truncateWal, warnAtMostEveryMinute, type WalCheckpointer } from './wal-checkpointer';
 import { isBusy, translateSqliteError } from './sqlite-errors';
 import { FilteredReads, toRecorded } from './sqlite-reads';
-import { SCHEMA, type EventRow } from './sqlite-schema';
+import { openDatabase, prepareStatements, type Statements } from './sqlite-statements';
 
 export interface SqliteEventStoreOptions {
   /** Path of the store file; several processes on one machine may open the same file. */
@@ -54,10 +53,11 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
   private readonly now: () => Date;
-  private readonly statements;
+  private readonly statements: Statements;
   private readonly filteredReads: FilteredReads;
   private readonly appendOne: (append: PendingAppend) => AppendResult;
   private readonly groups: GroupCommit<PendingAppend, AppendResult>;
+  private readonly chainTips = new ChainTips();
   private closing = false;
   /** The head as last seen, and the data version it was seen at (-1: never looked). */
   private head = 0n;
@@ -74,19 +74,7 @@ export class SqliteEventStore implements EventStore {
     this.batchSize = options.batchSize ?? 1000;
     this.now = options.now ?? (() => new Date());
     this.signals.setMaxListeners(0);
-    try {
-      preparePrivateDatabaseFile(options.file);
-      // SQLite's own wait for another process's write lock blocks the event loop (and every request
-      // in flight): it is kept to a few milliseconds, about one commit of the other process, and
-      // longer waits are taken asynchronously by withLockRetry.
-      this.db = new Database(options.file, { timeout: 5 });
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = FULL');
-      this.db.defaultSafeIntegers(true);
-      this.db.exec(SCHEMA);
-    } catch (error) {
-      throw translateSqliteError(error);
-    }
+    this.db = openDatabase(options.file);
     const observer = options.onGroupCommitted;
     this.groups = new GroupCommit<PendingAppend, AppendResult>(
       observer ? (group) => this.commitObserved(group, observer) : (group) => this.withLockRetry(() => this.commitGroup(group)),
@@ -96,21 +84,9 @@ export class SqliteEventStore implements EventStore {
       onFailure: warnAtMostEveryMinute((reason) => options.onWarning?.('WAL checkpoint failed; retrying', { reason })),
     });
     this.filteredReads = new FilteredReads(this.db);
-    this.statements = {
-      eventById: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?'),
-      streamRevision: this.db.prepare<[string], { revision: bigint | null }>(
-        'SELECT max(revision) AS revision FROM events WHERE stream = ?',
-      ),
-      insert: this.db.prepare(
-        'INSERT INTO events (event_id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ),
-      readStream: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision'),
-      lastOfStream: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1'),
-      head: this.db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events'),
-      dataVersion: this.db.prepare('PRAGMA data_version').pluck().safeIntegers(false),
-    };
+    this.statements = prepareStatements(this.db);
     // Called inside the group's transaction, better-sqlite3 wraps each call in a SAVEPOINT.
-    this.appendOne = this.db.transaction((append: PendingAppend) => appendToStream(this.statements, append));
+    this.appendOne = this.db.transaction((append: PendingAppend) => appendToStream(this.statements, this.chainTips, append));
   }
 
   /**
@@ -162,18 +138,24 @@ export class SqliteEventStore implements EventStore {
   /** One IMMEDIATE transaction for the whole group; each append in a savepoint of its own, so that a
    * refused one leaves the others in place. */
   private commitGroup(group: readonly PendingAppend[]): Array<GroupOutcome<AppendResult>> {
-    return this.db
-      .transaction(() =>
-        group.map((append) => {
-          try {
-            return { result: this.appendOne(append) };
-          } catch (error) {
-            if (error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError) return { error };
-            throw error;
-          }
-        }),
-      )
-      .immediate();
+    try {
+      return this.db
+        .transaction(() =>
+          group.map((append) => {
+            try {
+              return { result: this.appendOne(append) };
+            } catch (error) {
+              if (error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError) return { error };
+              throw error;
+            }
+          }),
+        )
+        .immediate();
+    } catch (error) {
+      // Rolled back: the chains noted for its rows (at positions that may be used again) are void.
+      this.chainTips.clear();
+      throw error;
+    }
   }
 
   async readStream(streamName: string): Promise<RecordedEvent[]> {
@@ -213,6 +195,23 @@ export class SqliteEventStore implements EventStore {
       });
     });
     return this.headLook;
+  }
+
+  /**
+   * Deletes the stream's rows (zeroed by secure_delete), then truncates the write-ahead log, which
+   * still holds page images with the deleted bytes. Deleting a missing stream still truncates, so a
+   * call that failed at the truncation can simply be repeated.
+   */
+  async deleteStream(streamName: string): Promise<void> {
+    if (this.closed || this.closing) throw new EventStoreUnavailableError('embedded store is closed');
+    await this.withLockRetry(() => this.statements.deleteStream.run(streamName));
+    await this.completeDeletes();
+  }
+
+  /** Truncates the write-ahead log, whose page images may still hold deleted bytes. */
+  async completeDeletes(): Promise<void> {
+    if (this.closed || this.closing) throw new EventStoreUnavailableError('embedded store is closed');
+    await this.withLockRetry(() => truncateWal(this.db));
   }
 
   /** Polling adapter: a hint that new events may be there makes live subscriptions look at once. */

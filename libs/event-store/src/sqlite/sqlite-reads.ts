@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { UNREADABLE_KEY } from '../event-chain';
 import type { EventFilter, RecordedEvent } from '../event-store.port';
 import type { EventRow } from './sqlite-schema';
 
@@ -28,15 +29,43 @@ export class FilteredReads {
   }
 }
 
+/**
+ * A row as the port's event. A row whose data or metadata is no longer valid JSON (its file was
+ * edited) does not fail the read: it comes back marked with UNREADABLE_KEY (see event-chain.ts), so
+ * that verification can name it and the other events can still be read.
+ */
 export function toRecorded(row: EventRow): RecordedEvent {
-  return {
+  const data = parsed(row.data);
+  const metadata = parsed(row.metadata);
+  const event: RecordedEvent = {
     id: row.event_id,
     streamName: row.stream,
     revision: row.revision,
     position: row.position,
     type: row.type,
-    data: JSON.parse(row.data),
-    metadata: JSON.parse(row.metadata),
+    data,
+    metadata: metadata as Record<string, unknown>,
     recordedAt: row.recorded_at,
   };
+  return data === UNPARSABLE || metadata === UNPARSABLE ? unreadable(event, data, metadata) : event;
+}
+
+const UNPARSABLE = Symbol('unparsable');
+
+/** The event as returned when its stored data or metadata (as parsed) could not be parsed. */
+function unreadable(event: RecordedEvent, data: unknown, metadata: unknown): RecordedEvent {
+  const parts = [data === UNPARSABLE ? 'data' : '', metadata === UNPARSABLE ? 'metadata' : ''].filter(Boolean);
+  return {
+    ...event,
+    data: data === UNPARSABLE ? undefined : data,
+    metadata: { ...(metadata === UNPARSABLE ? {} : (metadata as object)), [UNREADABLE_KEY]: parts },
+  };
+}
+
+function parsed(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return UNPARSABLE;
+  }
 }

@@ -1,5 +1,7 @@
 import { appendContract } from './contract/append.contract';
+import { chainContract } from './contract/chain.contract';
 import { concurrencyContract } from './contract/concurrency.contract';
+import { deleteContract } from './contract/delete.contract';
 import type { ContractContext, EventStoreContractHarness } from './contract/contract-fixture';
 import { durabilityContract } from './contract/durability.contract';
 import { globalLogContract } from './contract/global-log.contract';
@@ -30,5 +32,7 @@ export function eventStoreContractSuite(harness: EventStoreContractHarness): voi
     // memory), so they are not defined for it (not skipped: they do not exist there).
     if (harness.durable !== false) durabilityContract(context);
     subscriptionContract(context);
+    deleteContract(context);
+    chainContract(context);
   });
 }

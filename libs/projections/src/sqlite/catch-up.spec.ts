@@ -41,7 +41,7 @@ const AT = '2026-01-01T00:00:00.000Z';
 function notification(instanceId: string, sequence: number): EventToAppend[] {
   const ref = { instanceId, webhookId: `msg_${instanceId}_${sequence}`, sequence };
   const events: EventToAppend[] = [
-    { id: `${ref.webhookId}-c`, type: 'NotificationCreated', data: { ...ref, body: { instanceId, sequence, ack: [] }, sourceEventId: `s${sequence}`, createdAt: AT } },
+    { id: `${ref.webhookId}-c`, type: 'NotificationCreated', data: { ...ref, body: { instanceId, sequence, ack: [] }, sourceEventIds: [`s${sequence}`], createdAt: AT } },
   ];
   if (sequence % 3 === 0) {
     events.push({ id: `${ref.webhookId}-f`, type: 'DeliveryAttemptFailed', data: { ...ref, attempt: 1, at: AT, status: 503, error: 'busy', durationMs: 9, nextAttemptAt: AT } });
@@ -51,7 +51,7 @@ function notification(instanceId: string, sequence: number): EventToAppend[] {
 }
 
 async function appendInstance(store: SqliteEventStore, instanceId: string, notifications: number): Promise<void> {
-  const data = { instanceId, accountEmail: 'ann@example.com', packageId: 'monthly', tokenHash: `h-${instanceId}`, createdAt: AT, expiresAt: '2026-02-01T00:00:00.000Z' };
+  const data = { instanceId, accountId: 'acct-ann', packageId: 'monthly', tokenHash: `h-${instanceId}`, createdAt: AT, expiresAt: '2026-02-01T00:00:00.000Z' };
   await store.append(`instance-${instanceId}`, [{ id: `${instanceId}-c`, type: 'InstanceCreated', data }], 'no_stream');
   for (let from = 1; from <= notifications; from += 40) {
     const events = Array.from({ length: Math.min(40, notifications - from + 1) }, (_, i) => notification(instanceId, from + i)).flat();

@@ -6,7 +6,7 @@ import { projectInstance, type InstanceRow, type InstancesQuery } from '../insta
 export const INSTANCES_SCHEMA = `
 CREATE TABLE IF NOT EXISTS instances (
   instance_id     TEXT PRIMARY KEY,
-  account_email   TEXT NOT NULL,
+  account_id   TEXT NOT NULL,
   package_id      TEXT NOT NULL,
   token_hash      TEXT NOT NULL,
   created_at      TEXT NOT NULL,
@@ -21,7 +21,7 @@ CREATE TABLE IF NOT EXISTS instances (
   deleted_at      TEXT,
   revision        INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS instances_by_account ON instances (account_email, created_at, instance_id);
+CREATE INDEX IF NOT EXISTS instances_by_account ON instances (account_id, created_at, instance_id);
 `;
 
 /** Instance rows kept in memory for lookups by id (about half a KiB each). */
@@ -29,7 +29,7 @@ const CACHED_ROWS = 20_000;
 
 interface Row {
   instance_id: string;
-  account_email: string;
+  account_id: string;
   package_id: string;
   token_hash: string;
   created_at: string;
@@ -54,13 +54,13 @@ export class SqliteInstances implements InstancesQuery {
     this.statements = {
       find: db.prepare<[string], Row>('SELECT * FROM instances WHERE instance_id = ?'),
       byAccount: db.prepare<[string], Row>(
-        'SELECT * FROM instances WHERE account_email = ? AND deleted_at IS NULL ORDER BY created_at, instance_id',
+        'SELECT * FROM instances WHERE account_id = ? AND deleted_at IS NULL ORDER BY created_at, instance_id',
       ),
       upsert: db.prepare(
-        `INSERT INTO instances (instance_id, account_email, package_id, token_hash, created_at, expires_at,
+        `INSERT INTO instances (instance_id, account_id, package_id, token_hash, created_at, expires_at,
            webhook_url, webhook_on, disabled_reason, signing_secret, previous_secret, previous_until, events,
            deleted_at, revision)
-         VALUES (@instanceId, @accountEmail, @packageId, @tokenHash, @createdAt, @expiresAt,
+         VALUES (@instanceId, @accountId, @packageId, @tokenHash, @createdAt, @expiresAt,
            @webhookUrl, @webhookOn, @disabledReason, @encryptedSigningSecret, @previousSecret, @previousUntil,
            @events, @deletedAt, @revision)
          ON CONFLICT (instance_id) DO UPDATE SET package_id = excluded.package_id, token_hash = excluded.token_hash,
@@ -111,8 +111,8 @@ export class SqliteInstances implements InstancesQuery {
     return row;
   }
 
-  listInstances(accountEmail: string): InstanceRow[] {
-    return this.statements.byAccount.all(accountEmail).map(fromRow);
+  listInstances(accountId: string): InstanceRow[] {
+    return this.statements.byAccount.all(accountId).map(fromRow);
   }
 
   /** Every row, for audits and rebuild checks. */
@@ -124,7 +124,7 @@ export class SqliteInstances implements InstancesQuery {
 function fromRow(row: Row): InstanceRow {
   return {
     instanceId: row.instance_id,
-    accountEmail: row.account_email,
+    accountId: row.account_id,
     packageId: row.package_id,
     tokenHash: row.token_hash,
     createdAt: row.created_at,

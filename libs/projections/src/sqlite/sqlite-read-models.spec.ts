@@ -17,9 +17,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const created = (id: string, email = 'ann@example.com', createdAt = '2026-01-01T00:00:00.000Z'): InstanceEvent => ({
+const created = (id: string, accountId = 'acct-ann', createdAt = '2026-01-01T00:00:00.000Z'): InstanceEvent => ({
   type: 'InstanceCreated',
-  data: { instanceId: id, accountEmail: email, packageId: 'monthly', tokenHash: `h-${id}`, createdAt, expiresAt: '2026-01-31T00:00:00.000Z' },
+  data: { instanceId: id, accountId, packageId: 'monthly', tokenHash: `h-${id}`, createdAt, expiresAt: '2026-01-31T00:00:00.000Z' },
 });
 const set = (id: string, url: string): InstanceEvent => ({ type: 'WebhookSet', data: { instanceId: id, url, setAt: '2026-01-02T00:00:00.000Z' } });
 
@@ -96,10 +96,10 @@ describe('SQLite read models', () => {
 
   it("lists an account's instances oldest first and no one else's", async () => {
     const models = new SqliteReadModels(join(dir, 'rm.sqlite'));
-    models.apply(recorded([created('late', 'ann@example.com', '2026-03-01T00:00:00.000Z')], 'late', 1n), 1n);
-    models.apply(recorded([created('early', 'ann@example.com', '2026-02-01T00:00:00.000Z')], 'early', 2n), 2n);
-    models.apply(recorded([created('other', 'bob@example.com')], 'other', 3n), 3n);
-    expect(models.listInstances('ann@example.com').map((r) => r.instanceId)).toEqual(['early', 'late']);
+    models.apply(recorded([created('late', 'acct-ann', '2026-03-01T00:00:00.000Z')], 'late', 1n), 1n);
+    models.apply(recorded([created('early', 'acct-ann', '2026-02-01T00:00:00.000Z')], 'early', 2n), 2n);
+    models.apply(recorded([created('other', 'acct-bob')], 'other', 3n), 3n);
+    expect(models.listInstances('acct-ann').map((r) => r.instanceId)).toEqual(['early', 'late']);
     await models.close();
   });
 });

@@ -91,8 +91,8 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
     return this.instances.findInstance(instanceId);
   }
 
-  listInstances(accountEmail: string): InstanceRow[] {
-    return this.instances.listInstances(accountEmail);
+  listInstances(accountId: string): InstanceRow[] {
+    return this.instances.listInstances(accountId);
   }
 
   latestAttempts(instanceId: string, limit: number): DeliveryAttemptRow[] {

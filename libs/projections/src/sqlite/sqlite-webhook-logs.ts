@@ -24,7 +24,7 @@ CREATE INDEX IF NOT EXISTS ${ATTEMPTS_BY_INSTANCE} ON delivery_attempts (instanc
 
 /** Attempts kept per instance for getWebhookLogs, which shows at most 100 (between this and twice
  * this many are stored while live; the end of a catch-up prunes back to this many). */
-const ATTEMPTS_KEPT = 100;
+export const ATTEMPTS_KEPT = 100;
 
 /** Attempts bound per INSERT while applying a batch: one call for many rows costs less than one each. */
 const ATTEMPTS_PER_INSERT = 32;

@@ -16,7 +16,7 @@ function nextAppend(n: number, revisions: bigint[]) {
   const now = new Date().toISOString();
   if (mode === 'create') {
     const instanceId = randomBytes(12).toString('hex');
-    const data = { instanceId, accountEmail: 'bench@example.com', packageId: 'monthly', tokenHash: `sha256:${'0'.repeat(64)}`, createdAt: now, expiresAt: now };
+    const data = { instanceId, accountId: '0'.repeat(32), packageId: 'monthly', tokenHash: `sha256:${'0'.repeat(64)}`, createdAt: now, expiresAt: now };
     return { stream: `instance-${instanceId}`, event: { id: randomUUID(), type: 'InstanceCreated', data }, expected: 'no_stream' as const, slot: -1 };
   }
   const slot = n % streams;

@@ -2,12 +2,15 @@
 //   --kind instances: accounts of 100 instances each, every instance with a webhook (scenario f).
 //   --kind replay: a realistic mix up to --events: instances created over the first half of the log,
 //     renewals, and traffic (messages and acks, each with its notification and delivery outcome).
-import { SecretBox, newSigningSecret } from '@gw/application';
+import { randomBytes } from 'node:crypto';
+import { AccountIdentity, SecretBox, dataKey as heldKey, newSigningSecret, sealAckWith, sealMessageWith, type DataKey } from '@gw/application';
 import { childArgs, emit, required } from '../support/child';
-import { LogWriter, prng, syntheticAccount, writeAccount, writeInstance } from '../support/synthetic-log';
+import { LogWriter, prng, writeAccount, writeInstance } from '../support/synthetic-log';
 
 const args = childArgs();
-const box = new SecretBox(Buffer.from(required(args, 'secrets-key'), 'hex'));
+const secretsKey = Buffer.from(required(args, 'secrets-key'), 'hex');
+const box = new SecretBox(secretsKey);
+const identity = new AccountIdentity(secretsKey);
 const PER_ACCOUNT = 100;
 const DAY = 86_400_000;
 
@@ -15,12 +18,27 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+/** The data key of an instance and UTC day, written to its stream on first use, as the service does. */
+const dataKeys = new Map<string, DataKey>();
+function dataKey(log: LogWriter, instanceId: string, at: string): DataKey {
+  const day = at.slice(0, 10).replace(/-/g, '');
+  const stream = `datakey-${instanceId}-${day}`;
+  const known = dataKeys.get(stream);
+  if (known) return known;
+  const raw = randomBytes(32);
+  const keyId = `${instanceId}.${day}.${randomBytes(4).toString('hex')}`;
+  log.add(stream, 'DataKeyCreated', { instanceId, day, keyId, sealedKey: box.seal(raw.toString('base64')) }, at);
+  const key = heldKey(keyId, raw);
+  dataKeys.set(stream, key);
+  return key;
+}
+
 function writeInstances(log: LogWriter, count: number): Record<string, number> {
   const now = Date.now();
+  let accountId = '';
   for (let i = 0; i < count; i++) {
-    const a = Math.floor(i / PER_ACCOUNT);
-    if (i % PER_ACCOUNT === 0) writeAccount(log, a, iso(now));
-    writeInstance(log, i, syntheticAccount(a).email, box.seal(newSigningSecret()), iso(now), iso(now + 30 * DAY));
+    if (i % PER_ACCOUNT === 0) accountId = writeAccount(log, i / PER_ACCOUNT, iso(now), identity, box);
+    writeInstance(log, i, accountId, box.seal(newSigningSecret()), iso(now), iso(now + 30 * DAY));
   }
   return { instances: count, accounts: Math.ceil(count / PER_ACCOUNT) };
 }
@@ -33,13 +51,14 @@ function writeMix(log: LogWriter, target: number): Record<string, number> {
   let clock = Date.now() - 30 * DAY;
   const at = () => iso((clock += 2));
   let traffic = 0;
+  let accountId = '';
   while (log.events < target) {
     // Instances arrive steadily over the first half of the log; traffic goes to those that exist.
     if (ids.length < Math.min(instanceTarget, 10 + (instanceTarget * log.events) / (target / 2))) {
       const i = ids.length;
-      if (i % PER_ACCOUNT === 0) writeAccount(log, i / PER_ACCOUNT, at());
+      if (i % PER_ACCOUNT === 0) accountId = writeAccount(log, i / PER_ACCOUNT, at(), identity, box);
       const when = at();
-      ids.push(writeInstance(log, i, syntheticAccount(Math.floor(i / PER_ACCOUNT)).email, box.seal(newSigningSecret()), when, iso(Date.parse(when) + 60 * DAY)));
+      ids.push(writeInstance(log, i, accountId, box.seal(newSigningSecret()), when, iso(Date.parse(when) + 60 * DAY)));
       sequences.push(0);
       continue;
     }
@@ -56,9 +75,11 @@ function writeMix(log: LogWriter, target: number): Record<string, number> {
     const chatId = `55119${String(k).padStart(8, '0')}@c.us`;
     const isMessage = r < 0.6;
     const receivedAt = at();
+    // Personal fields sealed as the service seals them (docs/api.md 9.4), the notification copying them.
+    const key = dataKey(log, instanceId, receivedAt);
     const content = isMessage
-      ? { messages: [{ id, chatId, from: chatId, fromMe: false, senderName: 'Bench Sender', type: 'chat', body: `Hello! This is message ${traffic}; how are you?`, time: 1_767_225_600 }] }
-      : { ack: [{ id, chatId, status: 'delivered', time: 1_767_225_600 }] };
+      ? { messages: [sealMessageWith(key, { id, chatId, from: chatId, fromMe: false, senderName: 'Bench Sender', type: 'chat', body: `Hello! This is message ${traffic}; how are you?`, time: 1_767_225_600 })] }
+      : { ack: [sealAckWith(key, { id, chatId, status: 'delivered', time: 1_767_225_600 })] };
     const inboxData = isMessage ? { instanceId, message: content.messages![0], receivedAt } : { instanceId, ack: content.ack![0], receivedAt };
     log.add(`inbox-${instanceId}`, isMessage ? 'MessageReceived' : 'AckReceived', inboxData, receivedAt);
     const sequence = ++sequences[k];

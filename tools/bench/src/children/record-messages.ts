@@ -1,7 +1,8 @@
 // Records incoming messages as the gateway would (MessageReceived in inbox-{id}, with the same
-// idempotent event ids as recordMessage), straight into the shared embedded store file, several per
-// append, so that recording is fast and the notifier is what is measured.
-import { nameBasedId } from '@gw/application';
+// idempotent event ids as recordMessage, and the personal fields sealed as it seals them), straight
+// into the shared embedded store file, several per append, so that recording is fast and the
+// notifier is what is measured.
+import { nameBasedId, PersonalData, SecretBox, withEventSchemas } from '@gw/application';
 import { inboxIdentity, inboxStreamName, type MessageReceived } from '@gw/domain-inbox';
 import { SqliteEventStore } from '@gw/event-store/sqlite';
 import { epochMs } from '@gw/testing/receiver';
@@ -15,7 +16,8 @@ const batch = Number(args.get('batch') ?? '50');
 const runId = required(args, 'run-id');
 
 async function main(): Promise<void> {
-  const store = new SqliteEventStore({ file: required(args, 'file') });
+  const store = withEventSchemas(new SqliteEventStore({ file: required(args, 'file') }));
+  const personal = PersonalData.on(store, new SecretBox(Buffer.from(required(args, 'secrets-key'), 'hex')));
   const startedAt = epochMs();
   let events = 0;
   for (let first = 1; first <= perInstance; first += batch) {
@@ -23,7 +25,8 @@ async function main(): Promise<void> {
       const receivedAt = new Date().toISOString();
       const batchEvents = [];
       for (let n = first; n < first + batch && n <= perInstance; n++) {
-        const event: MessageReceived = { type: 'MessageReceived', data: { instanceId, message: benchMessage(runId, index, n), receivedAt } };
+        const message = await personal.sealMessage(instanceId, benchMessage(runId, index, n), receivedAt);
+        const event: MessageReceived = { type: 'MessageReceived', data: { instanceId, message, receivedAt } };
         batchEvents.push({ id: nameBasedId(inboxIdentity(event)), type: event.type, data: event.data });
       }
       await store.append(inboxStreamName(instanceId), batchEvents, 'any');

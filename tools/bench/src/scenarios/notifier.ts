@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { epochMs } from '@gw/testing/receiver';
 import { Pool } from 'undici';
 import { ArrivalCounter, messageIdsOf } from '../support/arrivals';
@@ -99,6 +100,12 @@ async function countArrivals(stack: NotifierStack, total: number, run: () => Pro
   return { count: counter.count, notifications: counter.notifications, seconds, perSecond: counter.count / seconds, duplicates: counter.duplicates, failures: started.failures ?? 0, ...(recordingSeconds === undefined ? {} : { recordingSeconds }) };
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
+function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 async function throughputPhase(ctx: BenchContext, stack: NotifierStack) {
   const { notificationsPerInstance: perInstance, notifierConcurrency } = ctx.sizes;
   const total = perInstance * stack.instances.length;
@@ -112,13 +119,15 @@ async function throughputPhase(ctx: BenchContext, stack: NotifierStack) {
   });
   ctx.log(`d: throughput, ${total} notifications over ${stack.instances.length} instances (API stopped)`);
   await stack.fixture.api.stop();
+  // The notifier's CPU time for the run: unlike the rate, it hardly moves with the machine's load.
+  const cpuBefore = cpuSecondsOf(stack.notifier.pid);
   const notifier = await countArrivals(stack, total, async () => {
-    const recorder = NodeChild.start('record-messages', ['--file', stack.fixture.storeFile, '--instances', ids, '--per-instance', String(perInstance), '--run-id', 'tput']);
+    const recorder = NodeChild.start('record-messages', ['--file', stack.fixture.storeFile, '--instances', ids, '--per-instance', String(perInstance), '--run-id', 'tput', '--secrets-key', stack.fixture.secrets.secretsKey]);
     const result = await recorder.nextLine<{ startedAt: number; endedAt: number }>();
     await recorder.exited;
     return result;
   });
-  return { notifier, baseline, notifierMemory: stack.notifier.memory() };
+  return { notifier, baseline, notifierMemory: stack.notifier.memory(), notifierCpuSeconds: cpuSecondsOf(stack.notifier.pid) - cpuBefore };
 }
 
 /**
@@ -141,6 +150,7 @@ export async function scenarioD(ctx: BenchContext): Promise<ScenarioResult> {
         figure('d.p99', `p99 recorded→received @${ctx.sizes.latencyRate}/s`, 'ms', latency.notifier.p99, latency.baseline.p99, { on: 'value', op: '<', target: 50 }),
         figure('d.afterAnswerP99', 'p99 of that after the ingest 202', 'ms', latency.notifier.afterAnswer.p99),
         figure('d.rss', 'notifier RSS after the run', 'MiB', throughput.notifierMemory.rss / MiB),
+        figure('d.cpu', 'notifier CPU per 1,000 messages delivered', 'ms', (throughput.notifierCpuSeconds * 1e6) / throughput.notifier.count),
       ],
       raw: { throughput, latency },
       seconds: (performance.now() - started) / 1000,

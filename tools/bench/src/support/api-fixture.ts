@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { registerAccount } from '@gw/application';
+import { AccountIdentity, registerAccount, withEventSchemas } from '@gw/application';
 import { SqliteEventStore } from '@gw/event-store/sqlite';
 import { AppChild, newSecrets, removeDir, tempDir, type Secrets } from './apps';
 import type { BenchContext } from './context';
@@ -22,8 +22,9 @@ export class ApiFixture {
   static async start(ctx: BenchContext, label: string, env: Record<string, string> = {}): Promise<ApiFixture> {
     const dataDir = tempDir(label);
     const secrets = newSecrets();
-    const store = new SqliteEventStore({ file: join(dataDir, 'events.sqlite') });
-    const account = await registerAccount(store, 'bench@example.com', new Date().toISOString());
+    const store = withEventSchemas(new SqliteEventStore({ file: join(dataDir, 'events.sqlite') }));
+    const identity = new AccountIdentity(Buffer.from(secrets.secretsKey, 'hex'));
+    const account = await registerAccount(store, identity, 'bench@example.com', new Date().toISOString());
     await store.close();
     const api = await AppChild.start('api', { dataDir, secrets, env, profileLabel: ctx.profile ? `${label}-api` : undefined });
     return new ApiFixture(api, dataDir, secrets, account);

@@ -1,7 +1,17 @@
 import Database from 'better-sqlite3';
-import { createHash, randomUUID } from 'node:crypto';
-import { hashSecret } from '@gw/application';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { accountKeyStreamName, EVENT_SCHEMAS, hashSecret, SecretBox, type AccountIdentity } from '@gw/application';
+import { accountStreamName } from '@gw/domain-accounts';
+import { CHAIN_KEY, chainHashOfJson } from '@gw/event-store';
 import { SqliteEventStore } from '@gw/event-store/sqlite';
+
+/** The metadata the versioned store stamps on an event of `type` (libs/application/src/event-schema),
+ * so that a replay reads the synthetic log as it reads one the gateway wrote: nothing to upcast. */
+function stampOf(type: string): string {
+  const schema = EVENT_SCHEMAS.get(type);
+  if (!schema) throw new Error(`synthetic log: event type ${type} has no registered schema`);
+  return JSON.stringify({ schemaVersion: schema.version });
+}
 
 /**
  * Writes a synthetic log straight into an embedded store file, many events per transaction and
@@ -13,6 +23,8 @@ export class LogWriter {
   private readonly db: Database.Database;
   private readonly insert: Database.Statement;
   private readonly revisions = new Map<string, number>();
+  /** Each stream's last hash chain, so that the events carry it as the store writes it. */
+  private readonly chains = new Map<string, string>();
   private rows: unknown[][] = [];
 
   private constructor(file: string) {
@@ -31,7 +43,12 @@ export class LogWriter {
   add(stream: string, type: string, data: unknown, recordedAt: string): void {
     const revision = (this.revisions.get(stream) ?? -1) + 1;
     this.revisions.set(stream, revision);
-    this.rows.push([randomUUID(), stream, revision, type, JSON.stringify(data), '{}', recordedAt]);
+    const id = randomUUID();
+    const json = JSON.stringify(data);
+    const stamp = stampOf(type);
+    const chain = chainHashOfJson(this.chains.get(stream) ?? '', stream, id, type, json, stamp);
+    this.chains.set(stream, chain);
+    this.rows.push([id, stream, revision, type, json, JSON.stringify({ ...(JSON.parse(stamp) as object), [CHAIN_KEY]: chain }), recordedAt]);
     this.events += 1;
     if (this.rows.length >= 20_000) this.flush();
   }
@@ -71,16 +88,23 @@ export function prng(seed: number): () => number {
   };
 }
 
-export function writeAccount(log: LogWriter, a: number, at: string): void {
+/** An account as the API makes it (accounts/account-identity.ts): its data key, sealed under
+ * SECRETS_KEY (`box`), then its registration under its id with its address sealed. Returns its id. */
+export function writeAccount(log: LogWriter, a: number, at: string, identity: AccountIdentity, box: SecretBox): string {
   const { email, apikey } = syntheticAccount(a);
-  log.add(`account-${email}`, 'AccountRegistered', { email, apiKeyHash: hashSecret(apikey), registeredAt: at }, at);
+  const accountId = identity.accountId(email);
+  const key = randomBytes(32);
+  log.add(accountKeyStreamName(accountId), 'AccountKeyCreated', { accountId, sealedKey: box.seal(key.toString('base64')), createdAt: at }, at);
+  const sealedEmail = new SecretBox(key).seal(email);
+  log.add(accountStreamName(accountId), 'AccountRegistered', { accountId, email: sealedEmail, apiKeyHash: hashSecret(apikey), registeredAt: at }, at);
+  return accountId;
 }
 
 /** An instance as the API makes it: created, then a webhook registered with its signing secret. */
-export function writeInstance(log: LogWriter, i: number, accountEmail: string, sealedSecret: string, at: string, expiresAt: string): string {
+export function writeInstance(log: LogWriter, i: number, accountId: string, sealedSecret: string, at: string, expiresAt: string): string {
   const { instanceid: instanceId, token } = syntheticInstance(i);
   const stream = `instance-${instanceId}`;
-  log.add(stream, 'InstanceCreated', { instanceId, accountEmail, packageId: 'monthly', tokenHash: hashSecret(token), createdAt: at, expiresAt }, at);
+  log.add(stream, 'InstanceCreated', { instanceId, accountId, packageId: 'monthly', tokenHash: hashSecret(token), createdAt: at, expiresAt }, at);
   log.add(stream, 'SigningSecretIssued', { instanceId, encryptedSecret: sealedSecret, issuedAt: at }, at);
   log.add(stream, 'WebhookSet', { instanceId, url: `https://8.8.8.8/hooks/${i}`, setAt: at }, at);
   return instanceId;

@@ -18,7 +18,7 @@ export class CreateInstanceHandler implements ICommandHandler<CreateInstanceComm
   ) {}
 
   async execute({ email, apiKey, packageId }: CreateInstanceCommand): Promise<CreateInstanceResult> {
-    const accountEmail = await this.accounts.authenticate(email, apiKey);
+    const accountId = await this.accounts.authenticate(email, apiKey);
     // The token is shown once, in this answer; only its hash is recorded.
     const token = newSecret('gwt');
     for (;;) {
@@ -26,7 +26,7 @@ export class CreateInstanceHandler implements ICommandHandler<CreateInstanceComm
       try {
         const command = {
           type: 'CreateInstance' as const,
-          data: { instanceId, accountEmail, packageId, packages: this.packages.catalogue, tokenHash: hashSecret(token), now: this.clock.now() },
+          data: { instanceId, accountId, packageId, packages: this.packages.catalogue, tokenHash: hashSecret(token), now: this.clock.now() },
         };
         const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), (current) => instanceDecider.decide(command, current));
         if (state.status !== 'created') throw new Error('instance was not created');

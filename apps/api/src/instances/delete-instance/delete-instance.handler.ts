@@ -16,8 +16,8 @@ export class DeleteInstanceHandler implements ICommandHandler<DeleteInstanceComm
   ) {}
 
   async execute({ email, apiKey, instanceId }: DeleteInstanceCommand): Promise<DeleteInstanceResult> {
-    const accountEmail = await this.accounts.authenticate(email, apiKey);
-    const command = { type: 'DeleteInstance' as const, data: { accountEmail, now: this.clock.now() } };
+    const accountId = await this.accounts.authenticate(email, apiKey);
+    const command = { type: 'DeleteInstance' as const, data: { accountId, now: this.clock.now() } };
     // The runner waits for the read models, so the token is refused by the very next request.
     const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), (current) => instanceDecider.decide(command, current));
     if (state.status !== 'deleted') throw new Error('deleted instance has no tombstone');

@@ -18,11 +18,11 @@ export class ListInstancesHandler implements IQueryHandler<ListInstancesQuery, L
   ) {}
 
   async execute({ email, apiKey }: ListInstancesQuery): Promise<ListInstancesResult> {
-    const accountEmail = await this.accounts.authenticate(email, apiKey);
+    const accountId = await this.accounts.authenticate(email, apiKey);
     const instances: InstancesQuery = await this.readModels.current();
     const now = this.clock.now();
     return {
-      instances: instances.listInstances(accountEmail).map((row) => ({
+      instances: instances.listInstances(accountId).map((row) => ({
         instanceid: row.instanceId,
         packageid: row.packageId,
         createdAt: row.createdAt,

@@ -18,8 +18,8 @@ export class RenewInstanceHandler implements ICommandHandler<RenewInstanceComman
   ) {}
 
   async execute({ email, apiKey, instanceId, packageId }: RenewInstanceCommand): Promise<RenewInstanceResult> {
-    const accountEmail = await this.accounts.authenticate(email, apiKey);
-    const command = { type: 'RenewInstance' as const, data: { accountEmail, packageId, packages: this.packages.catalogue, now: this.clock.now() } };
+    const accountId = await this.accounts.authenticate(email, apiKey);
+    const command = { type: 'RenewInstance' as const, data: { accountId, packageId, packages: this.packages.catalogue, now: this.clock.now() } };
     const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), (current) => instanceDecider.decide(command, current));
     if (state.status !== 'created') throw new Error('renewed instance has no state');
     return { instanceid: state.instanceId, packageid: state.packageId, expiresAt: state.expiresAt };

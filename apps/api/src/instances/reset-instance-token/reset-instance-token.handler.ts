@@ -16,10 +16,10 @@ export class ResetInstanceTokenHandler implements ICommandHandler<ResetInstanceT
   ) {}
 
   async execute({ email, apiKey, instanceId }: ResetInstanceTokenCommand): Promise<ResetInstanceTokenResult> {
-    const accountEmail = await this.accounts.authenticate(email, apiKey);
+    const accountId = await this.accounts.authenticate(email, apiKey);
     // Shown once, in this answer; only its hash is recorded (as at creation, 4.1).
     const token = newSecret('gwt');
-    const command = { type: 'ResetInstanceToken' as const, data: { accountEmail, tokenHash: hashSecret(token), now: this.clock.now() } };
+    const command = { type: 'ResetInstanceToken' as const, data: { accountId, tokenHash: hashSecret(token), now: this.clock.now() } };
     // The runner waits for the read models, which authenticate instance queries: the old token is
     // refused, and the new one accepted, by the very next request.
     const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), (current) => instanceDecider.decide(command, current));

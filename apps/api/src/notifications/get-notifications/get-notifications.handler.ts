@@ -1,4 +1,5 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { PersonalData } from '@gw/application';
 import type { InstancesQuery } from '@gw/projections';
 import { ReadModelsService } from '../../read-models/read-models.service';
 import { InstanceAuthenticator } from '../../webhooks/instance-authenticator';
@@ -6,22 +7,26 @@ import { InstanceNotifications } from '../instance-notifications';
 import { GetNotificationsQuery, type NotificationsResult } from './get-notifications.query';
 
 /** docs/api.md 8.7: the notifications after `after`, ascending, with the bodies that are or were
- * POSTed; an expired instance may read its past too. */
+ * POSTed (personal fields opened, null once erased); an expired instance may read its past too. */
 @QueryHandler(GetNotificationsQuery)
 export class GetNotificationsHandler implements IQueryHandler<GetNotificationsQuery, NotificationsResult> {
   constructor(
     private readonly readModels: ReadModelsService,
     private readonly auth: InstanceAuthenticator,
     private readonly notifications: InstanceNotifications,
+    private readonly personalData: PersonalData,
   ) {}
 
   async execute({ instanceId, token, after, limit }: GetNotificationsQuery): Promise<NotificationsResult> {
     const instances: InstancesQuery = await this.readModels.current();
     this.auth.authenticate(instanceId, token, instances.findInstance(instanceId)?.tokenHash);
     const history = await this.notifications.history(instanceId);
+    const page = history.filter((n) => n.sequence > after).slice(0, limit);
     return {
       lastSequence: history.length === 0 ? 0 : history[history.length - 1].sequence,
-      notifications: history.filter((n) => n.sequence > after).slice(0, limit),
+      // Opened here, on the way out, as the notifier opens them right before POSTing: the stream
+      // holds them sealed, and an erased field shows as null.
+      notifications: await Promise.all(page.map(async (n) => ({ ...n, body: await this.personalData.openBody(n.body, null) }))),
     };
   }
 }

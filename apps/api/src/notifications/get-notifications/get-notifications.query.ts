@@ -1,3 +1,4 @@
+import type { OpenedBody } from '@gw/application';
 import type { NotificationRecord } from '@gw/domain-notifications';
 
 export class GetNotificationsQuery {
@@ -9,8 +10,8 @@ export class GetNotificationsQuery {
   ) {}
 }
 
-/** docs/api.md 8.7. */
+/** docs/api.md 8.7: bodies as POSTed, an erased personal field as null (section 9). */
 export interface NotificationsResult {
   lastSequence: number;
-  notifications: NotificationRecord[];
+  notifications: Array<Omit<NotificationRecord, 'body'> & { body: OpenedBody<null> }>;
 }

@@ -1,7 +1,7 @@
 /** What the notifications decider's specs share: an instance, a schedule, and event and command makers. */
 import { deciderSpec } from '@gw/domain-core/testing';
 import { fold } from '@gw/domain-core';
-import type { Message } from '@gw/domain-inbox';
+import type { SealedMessage } from '@gw/domain-inbox';
 import { notificationsDecider, type NotificationCommand } from '../notifications.decider';
 import type { NotificationBody, NotificationContent, NotificationEvent } from '../notification.events';
 
@@ -16,16 +16,8 @@ export const plus = (seconds: number, from = t0) => new Date(Date.parse(from) + 
 /** docs/api.md section 6: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the immediate first attempt. */
 export const DEFAULT_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
 
-export const message: Message = {
-  id: 'm1',
-  chatId: '4917612345678@c.us',
-  from: '4917612345678@c.us',
-  fromMe: false,
-  senderName: 'Ann',
-  type: 'chat',
-  body: 'hello',
-  time: 1767225600,
-};
+/** A message as notifications carry it: its personal fields sealed (the domain never opens them). */
+export const message: SealedMessage = { id: 'm1', fromMe: false, type: 'chat', sealed: 'pd1.sealed-message', time: 1767225600 };
 
 export const bodyOf = (sequence: number, content: NotificationContent): NotificationBody => ({ instanceId: I, sequence, ...content }) as NotificationBody;
 
@@ -36,7 +28,7 @@ export const created = (
   content: NotificationContent = { messages: [message] },
 ): NotificationEvent => ({
   type: 'NotificationCreated',
-  data: { instanceId: I, webhookId, sequence, body: bodyOf(sequence, content), sourceEventId: `src-${sequence}`, createdAt },
+  data: { instanceId: I, webhookId, sequence, body: bodyOf(sequence, content), sourceEventIds: [`src-${sequence}`], createdAt },
 });
 
 export const failed = (

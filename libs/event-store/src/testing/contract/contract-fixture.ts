@@ -25,6 +25,9 @@ export interface EventStoreContractHarness {
   /** false for a store that claims no durability (in memory): the SIGKILL cases are not part of
    * its contract, so they are not defined for it (not skipped: they do not exist there). */
   durable?: boolean;
+  /** true for EventStoreDB, whose soft delete leaves a deleted stream's events in `$all` (and so in
+   * `readAll` and subscriptions) until a scavenge. */
+  deleteKeepsEventsInGlobalLog?: boolean;
 }
 
 /** What each part of the suite runs against: the harness, and the fixture made for the current test. */

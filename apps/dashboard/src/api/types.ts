@@ -1,0 +1,81 @@
+/** The answers of the operations the page calls (docs/api.md sections 4 and 8), as far as it reads them. */
+
+export interface PackageChoice {
+  packageid: string;
+  durationDays: number;
+}
+
+/** What the account host puts into the page (apps/api/src/dashboard/dashboard-files.ts). */
+export interface Settings {
+  /** PUBLIC_API_URL; '' for the page's own host name on `apiPort`. */
+  apiUrl: string;
+  apiPort: number;
+  packages: PackageChoice[];
+}
+
+export type Kind = 'messages' | 'ownMessages' | 'acks' | 'instance';
+export const KINDS: readonly Kind[] = ['messages', 'ownMessages', 'acks', 'instance'];
+
+export interface ListedInstance {
+  instanceid: string;
+  packageid: string;
+  createdAt: string;
+  expiresAt: string;
+  status: 'active' | 'expired';
+  webhookUrl: string;
+  webhookEnabled: boolean;
+  events: Kind[];
+}
+
+export interface CreatedInstance {
+  instanceid: string;
+  token: string;
+  packageid: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface WebhookStatus {
+  webhookUrl: string;
+  enabled: boolean;
+  instanceStatus?: 'active' | 'expired';
+  events: Kind[];
+  signingSecret?: string;
+  disabledReason?: string;
+}
+
+export interface Rotation {
+  signingSecret: string;
+  previousValidUntil: string | null;
+}
+
+export interface TestResult {
+  delivered: boolean;
+  status: number;
+  durationMs: number;
+  error: string;
+}
+
+export interface Attempt {
+  at: string;
+  sequence: number | null;
+  webhookId: string;
+  status: number;
+  error: string;
+  durationMs: number;
+  nextAttemptAt: string | null;
+  test?: boolean;
+}
+
+export interface NotificationItem {
+  sequence: number;
+  webhookId: string;
+  createdAt: string;
+  state: 'pending' | 'delivered' | 'deadLettered' | 'cancelled';
+  body: { messages?: unknown[]; ack?: unknown[]; instance?: { event?: string } };
+}
+
+export interface NotificationPage {
+  lastSequence: number;
+  notifications: NotificationItem[];
+}

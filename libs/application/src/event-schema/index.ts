@@ -1,0 +1,2 @@
+export * from './event-schemas';
+export * from './versioned-event-store';

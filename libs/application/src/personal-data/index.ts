@@ -1,0 +1,5 @@
+export * from './personal-data.events';
+export * from './data-keys';
+export * from './personal-fields';
+export * from './erase';
+export * from './retention';

@@ -1,0 +1,50 @@
+/** Events of crypto-shredding (docs/api.md section 9): the data keys that seal the personal fields of
+ * an instance's messages and acks, one per instance and UTC day, and the record of their erasure. */
+
+/** A data key exists: 32 random bytes, sealed under SECRETS_KEY. Alone in its stream
+ * (`datakey-{instanceId}-{day}`), so that deleting the stream destroys the key and nothing else. */
+export type DataKeyCreated = {
+  type: 'DataKeyCreated';
+  data: { instanceId: string; day: string; keyId: string; sealedKey: string };
+};
+
+/** Some data keys of an instance were destroyed: `days` (YYYYMMDD), or every one when null. The
+ * events they sealed stay in the log, unreadable. */
+export type PersonalDataErased = {
+  type: 'PersonalDataErased';
+  /** `days`: those whose keys were destroyed; erasures always list them (null would mean "all"). */
+  data: { instanceId: string; days: string[] | null; reason: 'operator' | 'retention'; at: string };
+};
+
+export type PersonalDataEvent = DataKeyCreated | PersonalDataErased;
+
+export const PERSONAL_DATA_EVENT_TYPES: ReadonlyArray<PersonalDataEvent['type']> = ['DataKeyCreated', 'PersonalDataErased'];
+
+export const DATA_KEY_STREAM_PREFIX = 'datakey-';
+export const ERASURE_STREAM_PREFIX = 'erasure-';
+
+/** `datakey-{instanceId}-{YYYYMMDD}`: one data key. */
+export function dataKeyStreamName(instanceId: string, day: string): string {
+  return `${DATA_KEY_STREAM_PREFIX}${instanceId}-${day}`;
+}
+
+/** `erasure-{instanceId}`: what was erased of an instance, and why. */
+export function erasureStreamName(instanceId: string): string {
+  return `${ERASURE_STREAM_PREFIX}${instanceId}`;
+}
+
+/** The UTC day of an ISO time, as YYYYMMDD. */
+export function utcDay(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) throw new Error('not a time');
+  return at.toISOString().slice(0, 10).replace(/-/g, '');
+}
+
+/** The instance and day of a data key stream of `instanceId`, or undefined for any other stream
+ * (a prefix read of `datakey-{id}-` also finds the streams of an instance whose id extends it). */
+export function dataKeyDayOf(streamName: string, instanceId: string): string | undefined {
+  const prefix = dataKeyStreamName(instanceId, '');
+  if (!streamName.startsWith(prefix)) return undefined;
+  const day = streamName.slice(prefix.length);
+  return /^\d{8}$/.test(day) ? day : undefined;
+}

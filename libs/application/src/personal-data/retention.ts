@@ -1,0 +1,75 @@
+import type { EventStore } from '@gw/event-store';
+import { erasePersonalData, readDataKeyEvents } from './erase';
+import { dataKeyDayOf, dataKeyStreamName, type DataKeyCreated } from './personal-data.events';
+
+const DAY_MS = 86_400_000;
+
+export interface RetentionOptions {
+  /** MESSAGE_RETENTION_DAYS; 0 keeps every day's keys forever. */
+  retentionDays: number;
+  now?: () => Date;
+  /** Whether this sweeper erases the instance's keys (a notifier partition sweeps its own). */
+  owns?: (instanceId: string) => boolean;
+}
+
+/** Whether a day (YYYYMMDD) is past retention at `now`: the whole day lies more than `retentionDays`
+ * days back, so that every message is kept at least that long. */
+export function pastRetention(day: string, now: Date, retentionDays: number): boolean {
+  const start = Date.UTC(Number(day.slice(0, 4)), Number(day.slice(4, 6)) - 1, Number(day.slice(6, 8)));
+  return retentionDays > 0 && start + (retentionDays + 1) * DAY_MS <= now.getTime();
+}
+
+/**
+ * MESSAGE_RETENTION_DAYS: erases each day's data keys once the day is past retention. Learns the
+ * keys from the log incrementally (only DataKeyCreated events after the last sweep are read), and
+ * erases a key only while its stream still holds it, so an erasure is recorded once.
+ */
+export class RetentionSweep {
+  /** Keys seen and not erased yet: stream name → instance and day. */
+  private readonly known = new Map<string, { instanceId: string; day: string }>();
+  private position?: bigint;
+  /** An erasure failed after its keys' streams were deleted: the next sweep finishes the removal
+   * from the store's files, which it would not otherwise try, having no key left to delete. */
+  private deletesIncomplete = false;
+
+  constructor(private readonly store: EventStore, private readonly options: RetentionOptions) {}
+
+  /** One sweep; returns what it erased, per instance. */
+  async sweep(): Promise<Array<{ instanceId: string; days: string[] }>> {
+    if (this.options.retentionDays === 0) return [];
+    if (this.deletesIncomplete) {
+      await this.store.completeDeletes?.();
+      this.deletesIncomplete = false;
+    }
+    const { events, position } = await readDataKeyEvents(this.store, undefined, this.position);
+    for (const event of events) {
+      const { instanceId, day } = event.data as DataKeyCreated['data'];
+      if (dataKeyDayOf(event.streamName, instanceId) !== day) continue;
+      if (this.options.owns && !this.options.owns(instanceId)) continue;
+      this.known.set(event.streamName, { instanceId, day });
+    }
+    this.position = position;
+    const now = (this.options.now ?? (() => new Date()))();
+    const due = new Map<string, string[]>();
+    for (const [stream, { instanceId, day }] of this.known) {
+      if (!pastRetention(day, now, this.options.retentionDays)) continue;
+      // Already gone (erased by an operator, or by a sweep before a restart on EventStoreDB).
+      if ((await this.store.readLastEvent(stream))?.type !== 'DataKeyCreated') this.known.delete(stream);
+      else due.set(instanceId, [...(due.get(instanceId) ?? []), day]);
+    }
+    const erased: Array<{ instanceId: string; days: string[] }> = [];
+    for (const [instanceId, days] of due) {
+      days.sort();
+      try {
+        await erasePersonalData(this.store, { instanceId, days, reason: 'retention', at: now.toISOString() });
+      } catch (error) {
+        this.deletesIncomplete = true;
+        throw error;
+      }
+      // Forgotten only once erased: a sweep that failed half-way tries the rest again next time.
+      for (const day of days) this.known.delete(dataKeyStreamName(instanceId, day));
+      erased.push({ instanceId, days });
+    }
+    return erased;
+  }
+}

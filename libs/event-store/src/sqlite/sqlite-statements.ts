@@ -1,0 +1,52 @@
+import Database from 'better-sqlite3';
+import { preparePrivateDatabaseFile } from './private-files';
+import type { AppendStatements } from './sqlite-append';
+import { translateSqliteError } from './sqlite-errors';
+import { SCHEMA, type EventRow } from './sqlite-schema';
+
+/** Opens (and makes, the first time) the store file as the embedded store uses it. */
+export function openDatabase(file: string): Database.Database {
+  try {
+    preparePrivateDatabaseFile(file);
+    // SQLite's own wait for another process's write lock blocks the event loop (and every request
+    // in flight): it is kept to a few milliseconds, about one commit of the other process, and
+    // longer waits are taken asynchronously by withLockRetry.
+    const db = new Database(file, { timeout: 5 });
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    // Freed space (deleted rows, and cells moved when a page is rebalanced) is zeroed, so that a
+    // deleted stream's bytes stay nowhere in the file; on for every write, not just deletes, since
+    // a rebalance long before the delete may have left a copy in a page's free space.
+    db.pragma('secure_delete = ON');
+    db.defaultSafeIntegers(true);
+    db.exec(SCHEMA);
+    return db;
+  } catch (error) {
+    throw translateSqliteError(error);
+  }
+}
+
+/** The embedded store's prepared statements, made once per connection. */
+export function prepareStatements(db: Database.Database) {
+  const append: AppendStatements = {
+    eventById: db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?'),
+    eventPosition: db.prepare<[string], { position: bigint }>('SELECT position FROM events WHERE event_id = ?'),
+    streamTip: db.prepare<[string], { revision: bigint; position: bigint }>('SELECT revision, position FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1'),
+    // json_valid first: a row damaged by hand must not stop appends to its stream (the chain breaks
+    // there, and verification names it).
+    chainAt: db.prepare<[bigint], { chain: string | null }>(
+      "SELECT CASE WHEN json_valid(metadata) THEN json_extract(metadata, '$.chain') END AS chain FROM events WHERE position = ?",
+    ),
+    insert: db.prepare('INSERT INTO events (event_id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+  };
+  return {
+    ...append,
+    readStream: db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision'),
+    lastOfStream: db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1'),
+    head: db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events'),
+    deleteStream: db.prepare<[string]>('DELETE FROM events WHERE stream = ?'),
+    dataVersion: db.prepare('PRAGMA data_version').pluck().safeIntegers(false),
+  };
+}
+
+export type Statements = ReturnType<typeof prepareStatements>;
