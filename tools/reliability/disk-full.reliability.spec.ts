@@ -67,7 +67,7 @@ describeWithTmpfs('disk full under load (a 16 MiB tmpfs filled to the last byte)
   beforeAll(async () => {
     dataDir = mountTmpfs(TMPFS_SIZE);
     await receiver.start();
-    account = createAccount(dataDir, 'diskfull@example.com');
+    account = createAccount(dataDir, 'diskfull@example.com', common);
     api = new FileLoggedProcess('api', dataDir, join(dataDir, 'api.log'), common);
     await api.start();
     notifier = new FileLoggedProcess('notifier', dataDir, join(dataDir, 'notifier.log'), notifierEnv);

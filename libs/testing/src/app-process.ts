@@ -174,9 +174,10 @@ export function runOpsAsync(dataDir: string, args: string[], env: Record<string,
   });
 }
 
-/** Creates an account through the operator CLI and returns its credentials. */
-export function createAccount(dataDir: string, email: string): { email: string; apikey: string } {
-  const result = runOps(dataDir, ['accounts', 'create', '--email', email]);
+/** Creates an account through the operator CLI and returns its credentials. Give it the apps'
+ * environment when that sets SECRETS_KEY: an account is found by a hash keyed with it. */
+export function createAccount(dataDir: string, email: string, env: Record<string, string> = {}): { email: string; apikey: string } {
+  const result = runOps(dataDir, ['accounts', 'create', '--email', email], env);
   if (result.status !== 0) throw new Error(`accounts create failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as { email: string; apikey: string };
 }

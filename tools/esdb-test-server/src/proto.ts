@@ -1,7 +1,7 @@
 // Conversions between the client's protobuf messages and the in-memory log's records.
 import { StreamIdentifier, UUID } from '@eventstore/db-client/generated/shared_pb';
-import { ReadResp } from '@eventstore/db-client/generated/streams_pb';
-import type { RecordedEvent } from './log';
+import { AppendReq, ReadResp } from '@eventstore/db-client/generated/streams_pb';
+import type { ExpectedRevision, RecordedEvent } from './log';
 
 export function streamName(identifier: StreamIdentifier | undefined): string {
   return Buffer.from(identifier?.getStreamName_asU8() ?? new Uint8Array()).toString('utf8');
@@ -86,4 +86,22 @@ export function streamNotFoundResponse(name: string): ReadResp {
   const response = new ReadResp();
   response.setStreamNotFound(notFound);
   return response;
+}
+
+/** The expected revision of an append's or a delete's options: both messages number the cases alike. */
+const Case = AppendReq.Options.ExpectedStreamRevisionCase;
+
+export function expectedRevisionOf(options: { getExpectedStreamRevisionCase(): number; getRevision(): string }): ExpectedRevision | undefined {
+  switch (options.getExpectedStreamRevisionCase()) {
+    case Case.ANY:
+      return { kind: 'any' };
+    case Case.NO_STREAM:
+      return { kind: 'no_stream' };
+    case Case.STREAM_EXISTS:
+      return { kind: 'stream_exists' };
+    case Case.REVISION:
+      return { kind: 'exact', revision: Number(options.getRevision()) };
+    default:
+      return undefined;
+  }
 }

@@ -6,13 +6,11 @@ import { status, type handleClientStreamingCall, type ServiceError } from '@grpc
 import { Empty } from '@eventstore/db-client/generated/shared_pb';
 import { AppendReq, AppendResp } from '@eventstore/db-client/generated/streams_pb';
 import { serviceError, type CallRegistry } from './calls';
-import type { AppendResult, ExpectedRevision, InMemoryLog, ProposedEvent } from './log';
-import { streamName, uuidToString } from './proto';
+import type { AppendResult, InMemoryLog, ProposedEvent } from './log';
+import { expectedRevisionOf, streamName, uuidToString } from './proto';
 
 /** EventStoreDB's default MaxAppendSize (1 MiB of event data, metadata and type per append). */
 export const MAX_APPEND_SIZE = 1024 * 1024;
-
-const Case = AppendReq.Options.ExpectedStreamRevisionCase;
 
 export function appendHandler(log: InMemoryLog, calls: CallRegistry): handleClientStreamingCall<AppendReq, AppendResp> {
   return (call, callback) => {
@@ -77,7 +75,7 @@ export function appendHandler(log: InMemoryLog, calls: CallRegistry): handleClie
     call.on('end', () => {
       if (done) return;
       if (!options) return finish(serviceError(status.INVALID_ARGUMENT, 'an append needs its options message'));
-      const expected = expectedRevision(options);
+      const expected = expectedRevisionOf(options);
       if (!expected) return finish(serviceError(status.INVALID_ARGUMENT, 'the append options carry no expected revision'));
       finish(null, toResponse(log.append(streamName(options.getStreamIdentifier()), expected, proposed)));
     });
@@ -88,21 +86,6 @@ export function appendHandler(log: InMemoryLog, calls: CallRegistry): handleClie
     });
     call.on('error', () => finish(serviceError(status.CANCELLED, 'the append call failed')));
   };
-}
-
-function expectedRevision(options: AppendReq.Options): ExpectedRevision | undefined {
-  switch (options.getExpectedStreamRevisionCase()) {
-    case Case.ANY:
-      return { kind: 'any' };
-    case Case.NO_STREAM:
-      return { kind: 'no_stream' };
-    case Case.STREAM_EXISTS:
-      return { kind: 'stream_exists' };
-    case Case.REVISION:
-      return { kind: 'exact', revision: Number(options.getRevision()) };
-    default:
-      return undefined;
-  }
 }
 
 function toResponse(result: AppendResult): AppendResp {

@@ -6,10 +6,9 @@ import { status, type handleUnaryCall } from '@grpc/grpc-js';
 import { Empty } from '@eventstore/db-client/generated/shared_pb';
 import { DeleteReq, DeleteResp } from '@eventstore/db-client/generated/streams_pb';
 import { serviceError, type CallRegistry } from './calls';
-import type { ExpectedRevision, InMemoryLog } from './log';
-import { streamName } from './proto';
+import type { InMemoryLog } from './log';
+import { expectedRevisionOf, streamName } from './proto';
 
-const Case = DeleteReq.Options.ExpectedStreamRevisionCase;
 
 /** The numbers the real server puts in the `expected-version` trailer for the symbolic cases. */
 const EXPECTED_VERSION = { no_stream: '-1', any: '-2', stream_exists: '-4' } as const;
@@ -19,7 +18,7 @@ export function deleteHandler(log: InMemoryLog, calls: CallRegistry): handleUnar
     const refusal = calls.refusal();
     if (refusal) return callback(refusal);
     const options = call.request.getOptions();
-    const expected = options && expectedRevision(options);
+    const expected = options && expectedRevisionOf(options);
     if (!options || !expected) return callback(serviceError(status.INVALID_ARGUMENT, 'a DeleteReq needs its options and an expected revision'));
     const name = streamName(options.getStreamIdentifier());
     const result = log.delete(name, expected);
@@ -42,19 +41,4 @@ export function deleteHandler(log: InMemoryLog, calls: CallRegistry): handleUnar
     }
     callback(null, response);
   };
-}
-
-function expectedRevision(options: DeleteReq.Options): ExpectedRevision | undefined {
-  switch (options.getExpectedStreamRevisionCase()) {
-    case Case.ANY:
-      return { kind: 'any' };
-    case Case.NO_STREAM:
-      return { kind: 'no_stream' };
-    case Case.STREAM_EXISTS:
-      return { kind: 'stream_exists' };
-    case Case.REVISION:
-      return { kind: 'exact', revision: Number(options.getRevision()) };
-    default:
-      return undefined;
-  }
 }

@@ -7,6 +7,15 @@ export type Host = 'account' | 'instance' | 'internal';
 const KNOWN_CODES = new Set(Object.keys(ERROR_TABLE));
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** The pages and files of docs/api.md section 10, which are files, not envelopes: the dashboard (`/`
+ * and `/assets/…`, account host) and the API description (`/openapi.json`, `/docs`, `/docs/…`, both
+ * public hosts). A file that is not there answers an envelope (0013) like any other path. */
+const FILE_ROUTES: Record<Exclude<Host, 'internal'>, RegExp> = {
+  account: /^\/(?:|assets\/[^/]+|openapi\.json|docs|docs\/[^/]+)$/,
+  instance: /^\/(?:openapi\.json|docs|docs\/[^/]+)$/,
+};
+const FILE_TYPES = /^(?:text\/html|text\/css|text\/javascript|application\/javascript|application\/json|image\/svg\+xml|image\/png)\b/;
+
 /** HTTP statuses a failure may carry on each host (docs/api.md sections 2 and 6), by code. */
 function failureStatusAllowed(host: Host, codes: string[], status: number): boolean {
   if (codes.length === 1 && codes[0] === '0013') return status === 404 || status === 405;
@@ -28,13 +37,18 @@ function failureStatusAllowed(host: Host, codes: string[], status: number): bool
 export function envelopeProblem(host: Host, answer: Answer, head = false, method = 'GET', path = ''): string | undefined {
   const { status, contentType, text, json } = answer;
   if (status >= 500 && status !== 503) return `HTTP ${status}`;
-  // The two answers that are not envelopes by design: a CORS preflight on the instance host (204,
-  // no body, docs/api.md section 2), and the ingest host's Prometheus metrics behind its bearer token.
+  // Answers that are not envelopes by design: a CORS preflight on the instance host (204,
+  // no body, docs/api.md section 2), the ingest host's Prometheus metrics behind its bearer token,
+  // and the pages and files of section 10.
   if (host === 'instance' && method === 'OPTIONS' && status === 204) {
     return text === '' && answer.headers.get('access-control-allow-methods') ? undefined : 'a preflight 204 without its CORS headers or with a body';
   }
   if (host === 'internal' && path === '/metrics' && status === 200) {
     return contentType.startsWith('text/plain; version=0.0.4') ? undefined : `metrics as ${contentType}`;
+  }
+  if (host !== 'internal' && (status === 200 || status === 304) && FILE_ROUTES[host].test(path)) {
+    if (!FILE_TYPES.test(contentType)) return `a file of section 10 as ${contentType}`;
+    return /\bat .+\(.+:\d+:\d+\)/.test(text) && !path.startsWith('/docs/') ? 'a stack trace in a file' : undefined;
   }
   if (contentType !== JSON_TYPE) return `content-type "${contentType}"`;
   if (head) return [200, 404, 405].includes(status) ? undefined : `HEAD answered ${status}`;

@@ -70,7 +70,7 @@ export class Stack {
       const created = await runOpsAsync(api.dataDir, ['accounts', 'create', '--email', email], common);
       if (created.status !== 0) throw new Error(`accounts create failed: ${created.stderr}`);
       stack.account = JSON.parse(created.stdout) as { email: string; apikey: string };
-    } else stack.account = createAccount(api.dataDir, email);
+    } else stack.account = createAccount(api.dataDir, email, common);
     if (options.notifier !== false) await stack.startNotifier();
     return stack;
   }
