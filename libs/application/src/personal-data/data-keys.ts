@@ -1,21 +1,23 @@
-import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { WrongExpectedRevisionError, type EventStore } from '@gw/event-store';
 import { newEventId } from '../ids';
+import { KEY_BYTES } from './aead';
 import type { SecretBox } from '../secret-box';
 import { dataKeyStreamName, type DataKeyCreated } from './personal-data.events';
 
 /** A data key in clear, as this process holds it for at most `ttlMs`. */
 export interface DataKey {
   keyId: string;
-  /** A KeyObject, not bytes: each cipher made with it skips a copy of the key (sealing is per field). */
-  key: KeyObject;
+  /** The key's bytes (XChaCha20-Poly1305, see aead.ts). */
+  key: Buffer;
   /** The key id's bytes, authenticated with every value sealed under it. */
   aad: Buffer;
 }
 
 /** A data key as held in memory. */
 export function dataKey(keyId: string, raw: Buffer): DataKey {
-  return { keyId, key: createSecretKey(raw), aad: Buffer.from(keyId, 'utf8') };
+  if (raw.length !== KEY_BYTES) throw new Error(`a data key has ${KEY_BYTES} bytes`);
+  return { keyId, key: raw, aad: Buffer.from(keyId, 'utf8') };
 }
 
 export interface DataKeysOptions {
@@ -132,7 +134,7 @@ export class DataKeys {
 
   /** Appends a new key where none exists; null when another writer got there first. */
   private async create(stream: string, instanceId: string, day: string): Promise<DataKey | null> {
-    const key = randomBytes(32);
+    const key = randomBytes(KEY_BYTES);
     const keyId = `${instanceId}.${day}.${randomBytes(4).toString('hex')}`;
     const event: DataKeyCreated = { type: 'DataKeyCreated', data: { instanceId, day, keyId, sealedKey: this.box.seal(key.toString('base64')) } };
     const id = newEventId();

@@ -33,8 +33,15 @@ export function erasureStreamName(instanceId: string): string {
   return `${ERASURE_STREAM_PREFIX}${instanceId}`;
 }
 
-/** The UTC day of an ISO time, as YYYYMMDD. */
+/** A time in UTC as toISOString writes it (as the gateway stamps every time). */
+const UTC_ISO = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?Z$/;
+
+/** The UTC day of an ISO time, as YYYYMMDD. Sealing asks it once per message: a time in the usual
+ * form on days 1 to 28 is sliced; the rest (other offsets, and the days and hours Date rolls over,
+ * such as 2026-02-30 or 24:00) is left to Date, so both give the same day. */
 export function utcDay(iso: string): string {
+  const utc = UTC_ISO.exec(iso);
+  if (utc) return `${utc[1]}${utc[2]}${utc[3]}`;
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) throw new Error('not a time');
   return at.toISOString().slice(0, 10).replace(/-/g, '');

@@ -1,8 +1,8 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Ack, Message, SealedAck, SealedMessage } from '@gw/domain-inbox';
 import type { NotificationBody } from '@gw/domain-notifications';
 import { EventStoreUnavailableError, type EventStore } from '@gw/event-store';
 import type { SecretBox } from '../secret-box';
+import { aeadOpen, aeadSeal } from './aead';
 import { DataKeys, type DataKey, type DataKeysOptions } from './data-keys';
 import { utcDay } from './personal-data.events';
 
@@ -29,31 +29,14 @@ export type OpenedBody<E> =
   | { instanceId: string; sequence: number; ack: OpenedAck<E>[] }
   | Extract<NotificationBody, { instance: unknown }>;
 
-/** Random IVs drawn in bulk: one call for the random source per 1024 values, not one per value. */
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-let ivPool: Buffer = Buffer.alloc(0);
-let ivOffset = 0;
-function nextIv(): Buffer {
-  if (ivOffset + IV_BYTES > ivPool.length) {
-    ivPool = randomBytes(IV_BYTES * 1024);
-    ivOffset = 0;
-  }
-  ivOffset += IV_BYTES;
-  return ivPool.subarray(ivOffset - IV_BYTES, ivOffset);
-}
-
 /**
- * The clear values, sealed together as `pd1.{day}.{key}.{base64url(iv|ciphertext|tag)}` under `key`
- * (AES-256-GCM over their JSON array): one operation per message, not one per field. The instance is
- * not written (every value is read with its event's or body's instanceId); it is in the key id, which
- * is authenticated, so a value moved to another instance, day or key does not open.
+ * The clear values, sealed together as `pd1.{day}.{key}.{base64url(nonce|ciphertext|tag)}` under `key`
+ * (XChaCha20-Poly1305 over their JSON array, aead.ts): one operation per message, not one per field.
+ * The instance is not written (every value is read with its event's or body's instanceId); it is in
+ * the key id, which is authenticated, so a value moved to another instance, day or key does not open.
  */
 export function sealWith(key: DataKey, clear: readonly string[]): string {
-  const iv = nextIv();
-  const cipher = createCipheriv('aes-256-gcm', key.key, iv);
-  cipher.setAAD(key.aad);
-  const sealed = Buffer.concat([iv, cipher.update(JSON.stringify(clear), 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  const sealed = aeadSeal(key.key, key.aad, Buffer.from(JSON.stringify(clear), 'utf8'));
   return `${PREFIX}${key.keyId.slice(key.keyId.length - KEY_REF_LENGTH)}.${sealed.toString('base64url')}`;
 }
 
@@ -82,17 +65,12 @@ function keyIdOf(instanceId: string, sealed: string): string | undefined {
 }
 
 function open(key: DataKey, sealed: string, count: number): string[] {
-  const bytes = Buffer.from(sealed.slice(PREFIX.length + KEY_REF_LENGTH + 1), 'base64url');
-  if (bytes.length < IV_BYTES + TAG_BYTES) throw new PersonalDataUnreadable();
+  const plaintext = aeadOpen(key.key, key.aad, Buffer.from(sealed.slice(PREFIX.length + KEY_REF_LENGTH + 1), 'base64url'));
+  // Nothing of a value that does not authenticate is used.
+  if (plaintext === undefined) throw new PersonalDataUnreadable();
   let clear: unknown;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key.key, bytes.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
-    decipher.setAAD(key.aad);
-    decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-    const text = decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)).toString('utf8');
-    // final() is what checks the tag: nothing is used before it passed.
-    decipher.final();
-    clear = JSON.parse(text);
+    clear = JSON.parse(plaintext.toString('utf8'));
   } catch {
     throw new PersonalDataUnreadable();
   }
