@@ -1,9 +1,10 @@
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { DuplicateEventIdError, EventStoreUnavailableError, WrongExpectedRevisionError } from '../event-store.errors';
 import type {
   AppendResult,
+  EventFilter,
   EventStore,
   EventToAppend,
   ExpectedRevision,
@@ -17,6 +18,7 @@ import { appendToStream, ChainTips, type PendingAppend } from './sqlite-append';
 import { startWalCheckpointer, truncateWal, warnAtMostEveryMinute, type WalCheckpointer } from './wal-checkpointer';
 import { isBusy, translateSqliteError } from './sqlite-errors';
 import { FilteredReads, toRecorded } from './sqlite-reads';
+import type { EventRow } from './sqlite-schema';
 import { openDatabase, prepareStatements, type Statements } from './sqlite-statements';
 
 export interface SqliteEventStoreOptions {
@@ -38,9 +40,14 @@ export interface SqliteEventStoreOptions {
    * transaction with its fsync, and any wait for another process's write lock). For metrics: it
    * runs on the write path, so it must be cheap; what it throws is ignored. */
   onGroupCommitted?: (appends: number, events: number, seconds: number) => void;
+  /** Positions a filtered read scans per query, between turns of the event loop (windowedRows). */
+  filterWindow?: number;
 }
 
 const APPENDED = 'appended';
+
+/** Positions a filtered read scans per query (windowedRows): a few milliseconds of the event loop. */
+const FILTER_WINDOW = 20_000;
 
 /**
  * The embedded adapter: SQLite in WAL mode with `synchronous=FULL`, so that an append that returned
@@ -52,6 +59,7 @@ export class SqliteEventStore implements EventStore {
   private readonly lockTimeoutMs: number;
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
+  private readonly filterWindow: bigint;
   private readonly now: () => Date;
   private readonly statements: Statements;
   private readonly filteredReads: FilteredReads;
@@ -72,6 +80,7 @@ export class SqliteEventStore implements EventStore {
     // an index lookup; 10 ms keeps cross-process latency low at about a hundred cheap reads a second.
     this.pollIntervalMs = options.pollIntervalMs ?? 10;
     this.batchSize = options.batchSize ?? 1000;
+    this.filterWindow = BigInt(options.filterWindow ?? FILTER_WINDOW);
     this.now = options.now ?? (() => new Date());
     this.signals.setMaxListeners(0);
     this.db = openDatabase(options.file);
@@ -169,10 +178,32 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    const rows = await this.withLockRetry(() =>
-      this.filteredReads.rows(options.after ?? 0n, Number.MAX_SAFE_INTEGER, options.maxCount ?? -1, options.filter),
-    );
+    const { after = 0n, maxCount = -1, filter } = options;
+    const rows = filter
+      ? await this.windowedRows(after, await this.withLockRetry(() => this.statements.head.get()?.head ?? 0n), maxCount, filter)
+      : await this.withLockRetry(() => this.filteredReads.rows(after, Number.MAX_SAFE_INTEGER, maxCount, filter));
     return rows.map(toRecorded);
+  }
+
+  /**
+   * The rows after `after` up to `upTo` that pass `filter`, at most `limit` (-1: all). SQLite reads a
+   * filtered range row by row, and a query holds the event loop until it is done: a filter that
+   * matches few events (the data keys the retention sweep looks for, an instance's own streams)
+   * would hold it for the whole log in one query. So the range is read in windows of `filterWindow`
+   * positions, with a turn of the event loop between them.
+   */
+  private async windowedRows(after: bigint, upTo: bigint, limit: number, filter: EventFilter): Promise<EventRow[]> {
+    const found: EventRow[] = [];
+    for (let from = after; from < upTo; ) {
+      const to = from + this.filterWindow < upTo ? from + this.filterWindow : upTo;
+      const start = from;
+      const rows = await this.withLockRetry(() => this.filteredReads.rows(start, to, limit < 0 ? -1 : limit - found.length, filter));
+      for (const row of rows) found.push(row);
+      if (limit >= 0 && found.length >= limit) break;
+      from = to;
+      if (from < upTo) await nextTurn();
+    }
+    return found;
   }
 
   /**
@@ -225,7 +256,7 @@ export class SqliteEventStore implements EventStore {
     let reportedHead = -1n;
     while (!signal?.aborted && !this.closed) {
       const head = await this.headPosition();
-      const rows = await this.withLockRetry(() => this.filteredReads.rows(position, head, this.batchSize, filter));
+      const rows = filter ? await this.windowedRows(position, head, this.batchSize, filter) : await this.withLockRetry(() => this.filteredReads.rows(position, head, this.batchSize, filter));
       for (const row of rows) {
         if (signal?.aborted) return;
         position = row.position;
