@@ -80,7 +80,10 @@ export class SqliteEventStore implements EventStore {
     // an index lookup; 10 ms keeps cross-process latency low at about a hundred cheap reads a second.
     this.pollIntervalMs = options.pollIntervalMs ?? 10;
     this.batchSize = options.batchSize ?? 1000;
-    this.filterWindow = BigInt(options.filterWindow ?? FILTER_WINDOW);
+    const filterWindow = options.filterWindow ?? FILTER_WINDOW;
+    // A window of 0 would never move on.
+    if (!Number.isSafeInteger(filterWindow) || filterWindow < 1) throw new RangeError(`filterWindow must be a positive integer, not ${filterWindow}`);
+    this.filterWindow = BigInt(filterWindow);
     this.now = options.now ?? (() => new Date());
     this.signals.setMaxListeners(0);
     this.db = openDatabase(options.file);
@@ -190,11 +193,12 @@ export class SqliteEventStore implements EventStore {
    * filtered range row by row, and a query holds the event loop until it is done: a filter that
    * matches few events (the data keys the retention sweep looks for, an instance's own streams)
    * would hold it for the whole log in one query. So the range is read in windows of `filterWindow`
-   * positions, with a turn of the event loop between them.
+   * positions, with a turn of the event loop between them. A subscription that is aborted meanwhile
+   * stops scanning (what was found is returned, and dropped by the subscription).
    */
-  private async windowedRows(after: bigint, upTo: bigint, limit: number, filter: EventFilter): Promise<EventRow[]> {
+  private async windowedRows(after: bigint, upTo: bigint, limit: number, filter: EventFilter, signal?: AbortSignal): Promise<EventRow[]> {
     const found: EventRow[] = [];
-    for (let from = after; from < upTo; ) {
+    for (let from = after; from < upTo && !signal?.aborted; ) {
       const to = from + this.filterWindow < upTo ? from + this.filterWindow : upTo;
       const start = from;
       const rows = await this.withLockRetry(() => this.filteredReads.rows(start, to, limit < 0 ? -1 : limit - found.length, filter));
@@ -256,7 +260,9 @@ export class SqliteEventStore implements EventStore {
     let reportedHead = -1n;
     while (!signal?.aborted && !this.closed) {
       const head = await this.headPosition();
-      const rows = filter ? await this.windowedRows(position, head, this.batchSize, filter) : await this.withLockRetry(() => this.filteredReads.rows(position, head, this.batchSize, filter));
+      const rows = filter ? await this.windowedRows(position, head, this.batchSize, filter, signal) : await this.withLockRetry(() => this.filteredReads.rows(position, head, this.batchSize, filter));
+      // An aborted scan stopped short of the head: nothing of it is reported, no checkpoint either.
+      if (signal?.aborted) return;
       for (const row of rows) {
         if (signal?.aborted) return;
         position = row.position;

@@ -77,4 +77,29 @@ describe('filtered reads of the embedded store, in windows of positions', () => 
       { kind: 'caughtUp', position: head },
     ]);
   });
+
+  it('stops scanning windows once its subscription is aborted, and reports nothing of that scan', async () => {
+    const rare = await sparseLog(store);
+    const reads = store['filteredReads'];
+    const controller = new AbortController();
+    let queries = 0;
+    const read = reads.rows.bind(reads);
+    jest.spyOn(reads, 'rows').mockImplementation((...args) => {
+      // Aborted during the sixth window's query, which finds the first rare event (position 37): no
+      // seventh is made (29 windows make the whole log), and what was found is not delivered.
+      if (++queries === 6) controller.abort();
+      return read(...args);
+    });
+    const seen: SubscriptionMessage[] = [];
+    for await (const message of store.subscribeToAll({ filter: { streamNamePrefixes: ['rare-'] }, signal: controller.signal })) seen.push(message);
+    expect(queries).toBe(6);
+    expect(rare[0]).toBe('e37');
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses a window that would never move on', () => {
+    for (const filterWindow of [0, -1, 1.5, Number.NaN]) {
+      expect(() => new SqliteEventStore({ file: join(dir, `w${filterWindow}.sqlite`), filterWindow })).toThrow(/filterWindow must be a positive integer/);
+    }
+  });
 });
