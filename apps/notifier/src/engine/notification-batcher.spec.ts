@@ -14,9 +14,9 @@ import { NotifierModel } from './notifier-model';
  * attempt that starts and ends) is played by the test. */
 
 const I = 'i1';
-const message = (id: string): SealedMessage => ({ id, fromMe: false, type: 'chat', sealed: `pd1.sealed-${id}`, time: 1767225600 });
+const message = (id: string): SealedMessage => ({ id, fromMe: false, type: 'chat', sealed: `pd2.sealed-${id}`, time: 1767225600 });
 const m = (id: string): NotifiableItem => ({ sourceEventId: `ev-${id}`, message: message(id) });
-const a = (id: string): NotifiableItem => ({ sourceEventId: `ev-${id}`, ack: { id, sealed: 'pd1.sealed-chat', status: 'read', time: 1767225601 } });
+const a = (id: string): NotifiableItem => ({ sourceEventId: `ev-${id}`, ack: { id, sealed: 'pd2.sealed-chat', status: 'read', time: 1767225601 } });
 
 let dir: string;
 let store: SqliteEventStore;

@@ -12,7 +12,7 @@ const create = (id: string): NotificationCommand => ({
   type: 'CreateNotifications',
   data: {
     instanceId: I,
-    notifications: [{ webhookId: `msg_${id}`, content: { ack: [{ id, sealed: 'pd1.sealed-chat', status: 'read', time: 1767225600 }] }, sourceEventIds: [`ev-${id}`] }],
+    notifications: [{ webhookId: `msg_${id}`, content: { ack: [{ id, sealed: 'pd2.sealed-chat', status: 'read', time: 1767225600 }] }, sourceEventIds: [`ev-${id}`] }],
     now: '2026-01-01T00:00:00.000Z',
   },
 });

@@ -38,7 +38,7 @@ export const SAMPLES: { readonly [T in StoredEventType]: Complete<DataOf<T>> } =
   InstanceDeleted: { instanceId: '0a1b2c3d4e5f60718293a4b5', deletedAt: '2026-01-05T00:00:00.000Z' },
   AccountRegistered: {
     accountId: '5f0c9d8e7b6a5f4e3d2c1b0a99887766',
-    email: 'pd1.sealed-address',
+    email: 'v1.sealed-address',
     apiKeyHash: `sha256:${'0'.repeat(64)}`,
     registeredAt: '2026-01-01T00:00:00.000Z',
   },
@@ -53,13 +53,13 @@ export const SAMPLES: { readonly [T in StoredEventType]: Complete<DataOf<T>> } =
       type: 'chat',
       time: 1767225600,
       // chatId, from, senderName and body, sealed together (docs/api.md 9.4).
-      sealed: 'pd1.20260101.0a1b2c3d.sealed-message',
+      sealed: 'pd2.20260101.0a1b2c3d.sealed-message',
     },
     receivedAt: '2026-01-01T00:00:00.000Z',
   },
   AckReceived: {
     instanceId: '0a1b2c3d4e5f60718293a4b5',
-    ack: { id: 'wamid.1', status: 'delivered', time: 1767225601, sealed: 'pd1.20260101.0a1b2c3d.sealed-chat' },
+    ack: { id: 'wamid.1', status: 'delivered', time: 1767225601, sealed: 'pd2.20260101.0a1b2c3d.sealed-chat' },
     receivedAt: '2026-01-01T00:00:01.000Z',
   },
   NotificationCreated: {
@@ -70,7 +70,7 @@ export const SAMPLES: { readonly [T in StoredEventType]: Complete<DataOf<T>> } =
       instanceId: '0a1b2c3d4e5f60718293a4b5',
       sequence: 1,
       messages: [
-        { id: 'wamid.1', fromMe: false, type: 'chat', time: 1767225600, sealed: 'pd1.20260101.0a1b2c3d.sealed-message' },
+        { id: 'wamid.1', fromMe: false, type: 'chat', time: 1767225600, sealed: 'pd2.20260101.0a1b2c3d.sealed-message' },
       ],
     },
     sourceEventIds: ['6f1c1a52-1d3e-4b8e-9a57-0c2f4f0a1b2c'],

@@ -11,24 +11,47 @@ const NONCE_BYTES: number = sodium.crypto_aead_xchacha20poly1305_ietf_NPUBBYTES;
 const TAG_BYTES: number = sodium.crypto_aead_xchacha20poly1305_ietf_ABYTES;
 const { crypto_aead_xchacha20poly1305_ietf_encrypt: encrypt, crypto_aead_xchacha20poly1305_ietf_decrypt: decrypt, randombytes_buf: randomFill } = sodium;
 
-/** `nonce | ciphertext | tag` of `plaintext` under `key`, `aad` authenticated with it. */
-export function aeadSeal(key: Buffer, aad: Buffer, plaintext: Buffer): Buffer {
-  const sealed = Buffer.allocUnsafe(NONCE_BYTES + plaintext.length + TAG_BYTES);
-  const nonce = sealed.subarray(0, NONCE_BYTES);
-  randomFill(nonce);
-  encrypt(sealed.subarray(NONCE_BYTES), plaintext, aad, null, nonce, key);
-  return sealed;
+/** base64url of `nonce | ciphertext | tag`: `plaintext` (UTF-8) sealed under `key`, `aad`
+ * authenticated with it. */
+export function aeadSeal(key: Buffer, aad: Buffer, plaintext: string): string {
+  const clear = Buffer.from(plaintext, 'utf8');
+  try {
+    const sealed = Buffer.allocUnsafe(NONCE_BYTES + clear.length + TAG_BYTES);
+    const nonce = sealed.subarray(0, NONCE_BYTES);
+    randomFill(nonce);
+    encrypt(sealed.subarray(NONCE_BYTES), clear, aad, null, nonce, key);
+    return sealed.toString('base64url');
+  } finally {
+    clear.fill(0);
+  }
 }
 
-/** The plaintext of a value `aeadSeal` made under `key` with `aad`; undefined when it does not
- * authenticate (altered, truncated, another key or another aad). */
-export function aeadOpen(key: Buffer, aad: Buffer, sealed: Buffer): Buffer | undefined {
-  if (sealed.length < NONCE_BYTES + TAG_BYTES) return undefined;
-  const plaintext = Buffer.allocUnsafe(sealed.length - NONCE_BYTES - TAG_BYTES);
+/**
+ * Opening decodes into buffers kept between calls (opening is synchronous, so one pair serves every
+ * call), and the plaintext's bytes are wiped once they are a string: the notifier opens every
+ * message it delivers. A value larger than they are (a long message body) gets buffers of its own.
+ */
+const SCRATCH_BYTES = 16 * 1024;
+const scratchIn = Buffer.alloc(SCRATCH_BYTES);
+const scratchNonce = scratchIn.subarray(0, NONCE_BYTES);
+const scratchOut = Buffer.alloc(SCRATCH_BYTES);
+
+/** The plaintext of `text.slice(start)`, a value `aeadSeal` made under `key` with `aad`; undefined
+ * when it does not authenticate (altered, truncated, another key or another aad). */
+export function aeadOpen(key: Buffer, aad: Buffer, text: string, start = 0): string | undefined {
+  const most = Math.ceil(((text.length - start) * 3) / 4);
+  const small = most <= SCRATCH_BYTES;
+  const input = small ? scratchIn : Buffer.alloc(most);
+  const output = small ? scratchOut : Buffer.alloc(most);
+  const length = input.write(start === 0 ? text : text.slice(start), 'base64url');
+  if (length < NONCE_BYTES + TAG_BYTES) return undefined;
+  const clearLength = length - NONCE_BYTES - TAG_BYTES;
   try {
-    decrypt(plaintext, null, sealed.subarray(NONCE_BYTES), aad, sealed.subarray(0, NONCE_BYTES), key);
+    decrypt(output.subarray(0, clearLength), null, input.subarray(NONCE_BYTES, length), aad, small ? scratchNonce : input.subarray(0, NONCE_BYTES), key);
   } catch {
     return undefined;
   }
-  return plaintext;
+  const clear = output.toString('utf8', 0, clearLength);
+  output.fill(0, 0, clearLength);
+  return clear;
 }

@@ -3,6 +3,7 @@ import { WrongExpectedRevisionError, type EventStore } from '@gw/event-store';
 import { newEventId } from '../ids';
 import { KEY_BYTES } from './aead';
 import type { SecretBox } from '../secret-box';
+import type { SealedKind } from './sealed-value';
 import { dataKeyStreamName, type DataKeyCreated } from './personal-data.events';
 
 /** A data key in clear, as this process holds it for at most `ttlMs`. */
@@ -10,14 +11,18 @@ export interface DataKey {
   keyId: string;
   /** The key's bytes (XChaCha20-Poly1305, see aead.ts). */
   key: Buffer;
-  /** The key id's bytes, authenticated with every value sealed under it. */
-  aad: Buffer;
+  /** What every value sealed under it authenticates with it: the key id and the value's kind. */
+  aad: Record<SealedKind, Buffer>;
 }
 
-/** A data key as held in memory. */
+/** A data key as held in memory: its bytes copied into memory of their own, not Node's shared pool
+ * of small buffers, where they could stay in a slab that other buffers keep alive. (A key dropped
+ * from memory is not wiped: an open in progress may still be using it.) */
 export function dataKey(keyId: string, raw: Buffer): DataKey {
   if (raw.length !== KEY_BYTES) throw new Error(`a data key has ${KEY_BYTES} bytes`);
-  return { keyId, key: raw, aad: Buffer.from(keyId, 'utf8') };
+  const key = Buffer.alloc(KEY_BYTES);
+  raw.copy(key);
+  return { keyId, key, aad: { message: Buffer.from(`${keyId}|message`, 'utf8'), ack: Buffer.from(`${keyId}|ack`, 'utf8') } };
 }
 
 export interface DataKeysOptions {
@@ -129,14 +134,21 @@ export class DataKeys {
   }
 
   private unseal({ keyId, sealedKey }: DataKeyCreated['data']): DataKey {
-    return dataKey(keyId, Buffer.from(this.box.openFresh(sealedKey), 'base64'));
+    const raw = Buffer.from(this.box.openFresh(sealedKey), 'base64');
+    try {
+      return dataKey(keyId, raw);
+    } finally {
+      raw.fill(0);
+    }
   }
 
   /** Appends a new key where none exists; null when another writer got there first. */
   private async create(stream: string, instanceId: string, day: string): Promise<DataKey | null> {
-    const key = randomBytes(KEY_BYTES);
     const keyId = `${instanceId}.${day}.${randomBytes(4).toString('hex')}`;
-    const event: DataKeyCreated = { type: 'DataKeyCreated', data: { instanceId, day, keyId, sealedKey: this.box.seal(key.toString('base64')) } };
+    const raw = randomBytes(KEY_BYTES);
+    const created = dataKey(keyId, raw);
+    raw.fill(0);
+    const event: DataKeyCreated = { type: 'DataKeyCreated', data: { instanceId, day, keyId, sealedKey: this.box.seal(created.key.toString('base64')) } };
     const id = newEventId();
     try {
       await this.store.append(stream, [{ id, type: event.type, data: event.data }], 'no_stream');
@@ -144,7 +156,6 @@ export class DataKeys {
       if (error instanceof WrongExpectedRevisionError) return null;
       throw error;
     }
-    const created = dataKey(keyId, key);
     this.hold(stream, created, id);
     return created;
   }

@@ -37,13 +37,13 @@ describe.each(STORES)('personal fields of messages and acks on %s', (_name, open
     const { keyId } = (await t.store.readLastEvent(dataKeyStreamName(instanceId, '20260304')))!.data as { keyId: string };
     // The instance is not repeated in the value: the key id's day and random part are.
     expect(keyId.startsWith(`${instanceId}.20260304.`)).toBe(true);
-    expect(stored).toEqual({ id: 'm1', fromMe: false, type: 'chat', time: message.time, sealed: expect.stringMatching(/^pd1\.20260304\.[0-9a-f]{8}\.[A-Za-z0-9_-]+$/) });
-    expect(stored.sealed.startsWith(`pd1.${keyId.slice(instanceId.length + 1)}.`)).toBe(true);
+    expect(stored).toEqual({ id: 'm1', fromMe: false, type: 'chat', time: message.time, sealed: expect.stringMatching(/^pd2\.20260304\.[0-9a-f]{8}\.[A-Za-z0-9_-]+$/) });
+    expect(stored.sealed.startsWith(`pd2.${keyId.slice(instanceId.length + 1)}.`)).toBe(true);
     expect(JSON.stringify((await t.store.readAll()).map((e) => e.data))).not.toMatch(/5511|Ana Souza|Olá/);
     // Opened in the receiver's shape, its fields in their usual order.
     expect(JSON.stringify(await personal.openMessage(instanceId, stored, null))).toBe(JSON.stringify(message));
     const storedAck = ((await t.store.readStream(`inbox-${instanceId}`))[1].data as { ack: SealedAck }).ack;
-    expect(storedAck).toEqual({ id: 'm1', status: 'read', time: ack.time, sealed: expect.stringMatching(/^pd1\.20260304\./) });
+    expect(storedAck).toEqual({ id: 'm1', status: 'read', time: ack.time, sealed: expect.stringMatching(/^pd2\.20260304\./) });
     expect(await personal.openAck(instanceId, storedAck, null)).toEqual(ack);
     // Another process (its own key cache) opens them as well.
     expect(await PersonalData.on(t.openAnother(), box).openMessage(instanceId, stored, null)).toEqual(message);
@@ -82,7 +82,7 @@ describe.each(STORES)('personal fields of messages and acks on %s', (_name, open
     expect((await t.store.readStream(erasureStreamName(instanceId))).map((e) => [e.type, e.data])).toEqual([
       ['PersonalDataErased', { instanceId, days: ['20260304', '20260305'], reason: 'operator', at: NOW }],
     ]);
-    expect(await PersonalData.on(t.openAnother(), box).openSealed(instanceId, stored.sealed, 4)).toBe(ERASED);
+    expect(await PersonalData.on(t.openAnother(), box).openSealed(instanceId, stored.sealed, 'message')).toBe(ERASED);
     await new Promise((r) => setTimeout(r, 1100));
     expect(await running.openMessage(instanceId, stored, null)).toEqual({ ...message, chatId: null, from: null, senderName: null, body: null });
     expect(await running.openMessage(instanceId, stored, '[erased]')).toMatchObject({ body: '[erased]', id: 'm1', time: message.time });
@@ -97,15 +97,15 @@ describe.each(STORES)('personal fields of messages and acks on %s', (_name, open
     personal.keys.forget();
     // A running process that has just seen the erasure (and holds the key as absent).
     const running = PersonalData.on(t.openAnother(), box);
-    expect(await running.openSealed(instanceId, before.sealed, 4)).toBe(ERASED);
+    expect(await running.openSealed(instanceId, before.sealed, 'message')).toBe(ERASED);
     await recordMessage(t.store, personal, instanceId, { ...message, id: 'after' }, NOW);
     const after = await storedMessage(t, instanceId, 'after');
     expect(await personal.openMessage(instanceId, after, null)).toEqual({ ...message, id: 'after' });
     // Read back by other processes, from the recreated key stream, at once.
     expect(await running.openMessage(instanceId, after, null)).toEqual({ ...message, id: 'after' });
     expect(await PersonalData.on(t.openAnother(), box).openMessage(instanceId, after, null)).toEqual({ ...message, id: 'after' });
-    expect(await running.openSealed(instanceId, before.sealed, 4)).toBe(ERASED);
-    expect(await personal.openSealed(instanceId, before.sealed, 4)).toBe(ERASED);
+    expect(await running.openSealed(instanceId, before.sealed, 'message')).toBe(ERASED);
+    expect(await personal.openSealed(instanceId, before.sealed, 'message')).toBe(ERASED);
   });
 
   it('refuses a value altered in the store: an error, never taken for an erasure', async () => {
@@ -113,23 +113,49 @@ describe.each(STORES)('personal fields of messages and acks on %s', (_name, open
     const { sealed } = await storedMessage(t, instanceId);
     const last = sealed.length - 5;
     const altered = `${sealed.slice(0, last)}${sealed[last] === 'A' ? 'B' : 'A'}${sealed.slice(last + 1)}`;
-    await expect(personal.openSealed(instanceId, altered, 4)).rejects.toBeInstanceOf(PersonalDataUnreadable);
+    await expect(personal.openSealed(instanceId, altered, 'message')).rejects.toBeInstanceOf(PersonalDataUnreadable);
     await expect(personal.openMessage(instanceId, { ...message, sealed: altered }, null)).rejects.toBeInstanceOf(PersonalDataUnreadable);
     // Moved under another key id of the same stream: the key id names no key (it is authenticated too).
     const keyPart = sealed.split('.')[2];
-    await expect(personal.openSealed(instanceId, sealed.replace(`.${keyPart}.`, '.00000000.'), 4)).resolves.toBe(ERASED);
-    await expect(personal.openSealed(instanceId, sealed.slice(0, 40), 4)).rejects.toBeInstanceOf(PersonalDataUnreadable);
-    await expect(personal.openSealed(instanceId, 'not sealed', 4)).rejects.toBeInstanceOf(PersonalDataUnreadable);
-    // An ack's sealed value moved onto a message: authentic, but not a message's fields.
+    await expect(personal.openSealed(instanceId, sealed.replace(`.${keyPart}.`, '.00000000.'), 'message')).resolves.toBe(ERASED);
+    await expect(personal.openSealed(instanceId, sealed.slice(0, 40), 'message')).rejects.toBeInstanceOf(PersonalDataUnreadable);
+    await expect(personal.openSealed(instanceId, 'not sealed', 'message')).rejects.toBeInstanceOf(PersonalDataUnreadable);
+    // An ack's sealed value moved onto a message: sealed for an ack, it does not open as a message's.
     await recordAck(t.store, personal, instanceId, ack, NOW);
     const ackSealed = ((await t.store.readStream(`inbox-${instanceId}`))[1].data as { ack: SealedAck }).ack.sealed;
-    await expect(personal.openSealed(instanceId, ackSealed, 4)).rejects.toBeInstanceOf(PersonalDataUnreadable);
+    await expect(personal.openSealed(instanceId, ackSealed, 'message')).rejects.toBeInstanceOf(PersonalDataUnreadable);
     // A different SECRETS_KEY cannot open the data key: an error too, not an erasure.
     const otherKey = PersonalData.on(t.store, new SecretBox(randomBytes(32)));
-    await expect(otherKey.openSealed(instanceId, sealed, 4)).rejects.toThrow(/does not open under SECRETS_KEY/);
+    await expect(otherKey.openSealed(instanceId, sealed, 'message')).rejects.toThrow(/does not open under SECRETS_KEY/);
     await expect(otherKey.openMessage(instanceId, { ...message, sealed }, null)).rejects.toBeInstanceOf(PersonalDataUnreadable);
     // A stored item whose `sealed` is missing is unreadable too, not a crash of the caller.
     await expect(personal.openMessage(instanceId, { ...message, sealed: undefined as never }, null)).rejects.toBeInstanceOf(PersonalDataUnreadable);
+    // The first development build's format is refused by name.
+    await expect(personal.openSealed(instanceId, `pd1.${sealed.slice(4)}`, 'message')).rejects.toThrow(/pd1 format/);
+  });
+
+  it('opens a notification body, any characters included, with null where erased', async () => {
+    const odd: Message = { ...message, id: 'm"2', senderName: 'Zoë "Z" \\ \u2028', body: 'line\nbreak\u0000', from: '' };
+    await recordMessage(t.store, personal, instanceId, message, NOW);
+    await recordMessage(t.store, personal, instanceId, odd, '2026-03-05T08:00:00.000Z');
+    await recordAck(t.store, personal, instanceId, ack, NOW);
+    const inbox = (await t.store.readStream(`inbox-${instanceId}`)).map((e) => e.data as { message?: SealedMessage; ack?: SealedAck });
+    const messages = { instanceId, sequence: 7, messages: [inbox[0].message!, inbox[1].message!] };
+    const acks = { instanceId, sequence: 8, ack: [inbox[2].ack!] };
+    expect(await personal.openBody(messages, null)).toEqual({ instanceId, sequence: 7, messages: [message, odd] });
+    expect(await personal.openBody(acks, null)).toEqual({ instanceId, sequence: 8, ack: [ack] });
+    const notice = { instanceId, sequence: 9, instance: { event: 'renewed' as const, packageid: 'monthly', expiresAt: NOW } };
+    expect(await personal.openBody(notice, null)).toBe(notice);
+
+    await erasePersonalData(t.store, { instanceId, days: ['20260304'], reason: 'operator', at: NOW });
+    personal.keys.forget();
+    expect(await personal.openBody(messages, null)).toEqual({ instanceId, sequence: 7, messages: [{ ...message, chatId: null, from: null, senderName: null, body: null }, odd] });
+    expect(await personal.openBody(acks, null)).toEqual({ instanceId, sequence: 8, ack: [{ ...ack, chatId: null }] });
+  });
+
+  it('refuses to seal a message whose personal field is missing: it is not recorded', async () => {
+    await expect(recordMessage(t.store, personal, instanceId, { ...message, senderName: undefined as never }, NOW)).rejects.toThrow(/not a string/);
+    expect(await t.store.readStream(`inbox-${instanceId}`)).toEqual([]);
   });
 
   it('binds a sealed value to its instance: under another instance\'s key of the same day it does not open', async () => {
@@ -140,9 +166,9 @@ describe.each(STORES)('personal fields of messages and acks on %s', (_name, open
     await recordMessage(t.store, personal, other, message, NOW);
     const { keyId } = (await t.store.readLastEvent(dataKeyStreamName(other, '20260304')))!.data as { keyId: string };
     // Named under the other instance's key, it fails authentication; under its own key id, no such key.
-    const moved = `pd1.${keyId.slice(other.length + 1)}.${sealed.split('.')[3]}`;
-    await expect(personal.openSealed(other, moved, 4)).rejects.toBeInstanceOf(PersonalDataUnreadable);
-    await expect(personal.openSealed(other, sealed, 4)).resolves.toBe(ERASED);
+    const moved = `pd2.${keyId.slice(other.length + 1)}.${sealed.split('.')[3]}`;
+    await expect(personal.openSealed(other, moved, 'message')).rejects.toBeInstanceOf(PersonalDataUnreadable);
+    await expect(personal.openSealed(other, sealed, 'message')).resolves.toBe(ERASED);
   });
 
   it('reads a held key again once a second, keeping it (not unsealing it again) while its stream holds it', async () => {
@@ -172,7 +198,7 @@ describe.each(STORES)('personal fields of messages and acks on %s', (_name, open
     await erasePersonalData(t.store, { instanceId, days: ['20260301'], reason: 'retention', at: NOW });
     await erasePersonalData(t.store, { instanceId, days: ['20260301'], reason: 'retention', at: NOW });
     personal.keys.forget();
-    expect(await personal.openSealed(instanceId, (await storedMessage(t, instanceId, 'm1')).sealed, 4)).toBe(ERASED);
-    expect(await personal.openSealed(instanceId, (await storedMessage(t, instanceId, 'm2')).sealed, 4)).toEqual([message.chatId, message.from, message.senderName, message.body]);
+    expect(await personal.openSealed(instanceId, (await storedMessage(t, instanceId, 'm1')).sealed, 'message')).toBe(ERASED);
+    expect(await personal.openSealed(instanceId, (await storedMessage(t, instanceId, 'm2')).sealed, 'message')).toEqual([message.chatId, message.from, message.senderName, message.body]);
   });
 });

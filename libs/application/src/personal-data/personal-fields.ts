@@ -2,11 +2,11 @@ import type { Ack, Message, SealedAck, SealedMessage } from '@gw/domain-inbox';
 import type { NotificationBody } from '@gw/domain-notifications';
 import { EventStoreUnavailableError, type EventStore } from '@gw/event-store';
 import type { SecretBox } from '../secret-box';
-import { aeadOpen, aeadSeal } from './aead';
 import { DataKeys, type DataKey, type DataKeysOptions } from './data-keys';
 import { utcDay } from './personal-data.events';
+import { keyRefOfChecked, knownKeyRef, openFields, sealedKeyRef, sealFields, type SealedKind } from './sealed-value';
 
-const PREFIX = 'pd1.';
+export type { SealedKind } from './sealed-value';
 
 /** What an opened field is once its data key was erased (docs/api.md section 9). */
 export const ERASED: unique symbol = Symbol('erased personal data');
@@ -29,60 +29,22 @@ export type OpenedBody<E> =
   | { instanceId: string; sequence: number; ack: OpenedAck<E>[] }
   | Extract<NotificationBody, { instance: unknown }>;
 
-/**
- * The clear values, sealed together as `pd1.{day}.{key}.{base64url(nonce|ciphertext|tag)}` under `key`
- * (XChaCha20-Poly1305 over their JSON array, aead.ts): one operation per message, not one per field.
- * The instance is not written (every value is read with its event's or body's instanceId); it is in
- * the key id, which is authenticated, so a value moved to another instance, day or key does not open.
- */
-export function sealWith(key: DataKey, clear: readonly string[]): string {
-  const sealed = aeadSeal(key.key, key.aad, Buffer.from(JSON.stringify(clear), 'utf8'));
-  return `${PREFIX}${key.keyId.slice(key.keyId.length - KEY_REF_LENGTH)}.${sealed.toString('base64url')}`;
-}
-
-/** `{YYYYMMDD}.{8 hex}`: the part of a key id a sealed value carries. */
-const KEY_REF_LENGTH = 17;
-
 /** A message as stored, sealed with a key its writer holds (the bench's synthetic logs). */
 export function sealMessageWith(key: DataKey, message: Message): SealedMessage {
   const { chatId, from, senderName, body, ...rest } = message;
-  return { ...rest, sealed: sealWith(key, [chatId, from, senderName, body]) };
+  return { ...rest, sealed: sealFields(key, 'message', [chatId, from, senderName, body]) };
 }
 
 export function sealAckWith(key: DataKey, ack: Ack): SealedAck {
   const { chatId, ...rest } = ack;
-  return { ...rest, sealed: sealWith(key, [chatId]) };
-}
-
-/** The key reference (`{day}.{key}`) of a sealed value, unchecked: a slice, as many times as there
- * are values; `keyIdOf` checks each distinct one once. */
-const refOf = (sealed: string) => sealed.slice(PREFIX.length, PREFIX.length + KEY_REF_LENGTH);
-const SEALED_START = /^pd1\.\d{8}\.[0-9a-f]{8}\./;
-
-/** The key id a sealed value of `instanceId` names, or undefined when it is not in the sealed form. */
-function keyIdOf(instanceId: string, sealed: string): string | undefined {
-  return SEALED_START.test(sealed) ? `${instanceId}.${refOf(sealed)}` : undefined;
-}
-
-function open(key: DataKey, sealed: string, count: number): string[] {
-  const plaintext = aeadOpen(key.key, key.aad, Buffer.from(sealed.slice(PREFIX.length + KEY_REF_LENGTH + 1), 'base64url'));
-  // Nothing of a value that does not authenticate is used.
-  if (plaintext === undefined) throw new PersonalDataUnreadable();
-  let clear: unknown;
-  try {
-    clear = JSON.parse(plaintext.toString('utf8'));
-  } catch {
-    throw new PersonalDataUnreadable();
-  }
-  // Authentic, but a value of another kind (an ack's moved onto a message): not ours either.
-  if (!Array.isArray(clear) || clear.length !== count || !clear.every((v) => typeof v === 'string')) throw new PersonalDataUnreadable();
-  return clear as string[];
+  return { ...rest, sealed: sealFields(key, 'ack', [chatId]) };
 }
 
 /**
  * The personal fields of messages (`body`, `senderName`, `from`, `chatId`) and acks (`chatId`),
- * stored as one sealed value per message or ack (SealedMessage, SealedAck) under the data key of their
- * instance and UTC day, so that destroying that key erases them for good while the events stay.
+ * stored as one sealed value per message or ack (SealedMessage, SealedAck; the format is in
+ * sealed-value.ts) under the data key of their instance and UTC day, so that destroying that key
+ * erases them for good while the events stay.
  */
 export class PersonalData {
   constructor(readonly keys: DataKeys) {}
@@ -103,13 +65,10 @@ export class PersonalData {
   /**
    * The clear values of one sealed value of `instanceId`, or ERASED once its key was destroyed.
    * Throws PersonalDataUnreadable for a value that is malformed or fails authentication under its
-   * existing key.
+   * existing key, or that was sealed for the other kind.
    */
-  async openSealed(instanceId: string, sealed: string, count: number): Promise<string[] | Erased> {
-    const keyId = typeof sealed === 'string' ? keyIdOf(instanceId, sealed) : undefined;
-    if (keyId === undefined) throw new PersonalDataUnreadable();
-    const key = await this.openingKey(keyId);
-    return key ? open(key, sealed, count) : ERASED;
+  async openSealed(instanceId: string, sealed: string, kind: SealedKind): Promise<string[] | Erased> {
+    return openWith(await this.keysOf(instanceId, [{ sealed }]), sealed, kind) ?? ERASED;
   }
 
   async openMessage<E>(instanceId: string, message: SealedMessage, erased: E): Promise<OpenedMessage<E>> {
@@ -139,12 +98,10 @@ export class PersonalData {
   private async keysOf(instanceId: string, items: ReadonlyArray<{ sealed: string }>): Promise<Keys> {
     const keys: Keys = new Map();
     for (const { sealed } of items) {
-      if (typeof sealed !== 'string') throw new PersonalDataUnreadable();
-      const ref = refOf(sealed);
-      if (keys.has(ref) && sealed.startsWith(PREFIX) && sealed.charCodeAt(PREFIX.length + KEY_REF_LENGTH) === DOT) continue;
-      const keyId = keyIdOf(instanceId, sealed);
-      if (keyId === undefined) throw new PersonalDataUnreadable();
-      keys.set(ref, await this.openingKey(keyId));
+      if (knownKeyRef(sealed, keys) !== undefined) continue;
+      const ref = sealedKeyRef(sealed);
+      if (ref === undefined) throw new PersonalDataUnreadable(unreadableForm(sealed));
+      keys.set(ref, await this.openingKey(`${instanceId}.${ref}`));
     }
     return keys;
   }
@@ -162,24 +119,34 @@ export class PersonalData {
   }
 }
 
-const DOT = 46;
+/** Why a value is not in the sealed form: the development builds' `pd1`, or not sealed at all. */
+function unreadableForm(sealed: unknown): string {
+  return typeof sealed === 'string' && sealed.startsWith('pd1.')
+    ? 'a personal field sealed in the pd1 format of development builds, which this version does not read'
+    : 'a personal field is not in the sealed form';
+}
 
 /** Data keys by key reference (`{day}.{key}`), null where erased, for one instance's values. */
 type Keys = Map<string, DataKey | null>;
 
-function openWith(keys: Keys, sealed: string, count: number): string[] | null {
-  const key = keys.get(refOf(sealed));
-  return key ? open(key, sealed, count) : null;
+/** The opened fields, or null where the key was erased (keysOf found every value's key). */
+function openWith(keys: Keys, sealed: string, kind: SealedKind): string[] | null {
+  const key = keys.get(keyRefOfChecked(sealed));
+  if (!key) return null;
+  const fields = openFields(key, kind, sealed);
+  // Nothing of a value that does not authenticate is used.
+  if (!fields) throw new PersonalDataUnreadable();
+  return fields;
 }
 
 /** The receiver's Message, its fields in their usual order. */
 function openMessageWith<E>(keys: Keys, m: SealedMessage, erased: E): OpenedMessage<E> {
-  const clear = openWith(keys, m.sealed, 4);
-  const [chatId, from, senderName, body] = clear ?? [erased, erased, erased, erased];
-  return { id: m.id, chatId, from, fromMe: m.fromMe, senderName, type: m.type, body, time: m.time };
+  const clear = openWith(keys, m.sealed, 'message');
+  if (!clear) return { id: m.id, chatId: erased, from: erased, fromMe: m.fromMe, senderName: erased, type: m.type, body: erased, time: m.time };
+  return { id: m.id, chatId: clear[0], from: clear[1], fromMe: m.fromMe, senderName: clear[2], type: m.type, body: clear[3], time: m.time };
 }
 
 function openAckWith<E>(keys: Keys, a: SealedAck, erased: E): OpenedAck<E> {
-  const clear = openWith(keys, a.sealed, 1);
+  const clear = openWith(keys, a.sealed, 'ack');
   return { id: a.id, chatId: clear ? clear[0] : erased, status: a.status, time: a.time };
 }

@@ -11,8 +11,8 @@ const t0 = '2026-01-01T00:00:00.000Z';
 const t1 = '2026-01-01T00:00:01.000Z';
 
 // Personal fields travel sealed; the domain never opens them.
-const message = (id: string): SealedMessage => ({ id, fromMe: false, type: 'chat', sealed: `pd1.sealed-${id}`, time: 1767225600 });
-const ack = (id: string): SealedAck => ({ id, sealed: 'pd1.sealed-chat', status: 'read', time: 1767225601 });
+const message = (id: string): SealedMessage => ({ id, fromMe: false, type: 'chat', sealed: `pd2.sealed-${id}`, time: 1767225600 });
+const ack = (id: string): SealedAck => ({ id, sealed: 'pd2.sealed-chat', status: 'read', time: 1767225601 });
 const m = (id: string): NotifiableItem => ({ sourceEventId: `ev-${id}`, message: message(id) });
 const a = (id: string): NotifiableItem => ({ sourceEventId: `ev-${id}`, ack: ack(id) });
 

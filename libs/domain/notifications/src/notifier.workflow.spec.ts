@@ -21,8 +21,8 @@ const gone = recorded({ type: 'WebhookDisabledByReceiver', data: { instanceId: I
 const renewed = (renewedAt: string) =>
   recorded({ type: 'InstanceRenewed', data: { instanceId: I, packageId: 'monthly', renewedAt, expiresAt: '2026-02-05T00:00:00.000Z' } }, renewedAt);
 
-const message = { id: 'm1', fromMe: false, type: 'chat', sealed: 'pd1.sealed-message', time: 1767225600 };
-const ack = { id: 'm1', sealed: 'pd1.sealed-chat', status: 'read' as const, time: 1767225601 };
+const message = { id: 'm1', fromMe: false, type: 'chat', sealed: 'pd2.sealed-message', time: 1767225600 };
+const ack = { id: 'm1', sealed: 'pd2.sealed-chat', status: 'read' as const, time: 1767225601 };
 const traffic = (event: InboxEvent, sourceEventId = 'ev-1'): NotifierInput => ({ type: 'TrafficRecorded', data: { sourceEventId, event } });
 const messageAt = (receivedAt: string) => traffic({ type: 'MessageReceived', data: { instanceId: I, message, receivedAt } });
 const ackAt = (receivedAt: string) => traffic({ type: 'AckReceived', data: { instanceId: I, ack, receivedAt } }, 'ev-2');

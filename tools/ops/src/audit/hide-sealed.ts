@@ -2,11 +2,11 @@
  * What `events list` prints of an event's data and metadata: everything but secrets, tokens, keys,
  * hashes and sealed values (docs/api.md 9), which are replaced by `[hidden]`. A value is hidden by its
  * field's name (`tokenHash`, `encryptedSecret`, `sealedKey`, `chain`, ...) or by its sealed form (a
- * personal field of a message, `pd1.…`), at any depth.
+ * personal field of a message or ack, `pd2.…`, or the development build's `pd1.…`), at any depth.
  */
 const HIDDEN_NAME = /hash|secret|token|sealed|^chain$|^key$/i;
 // Sealed forms carry at least an IV and a tag (28 bytes, 38 base64url characters).
-const SEALED_VALUE = /^(v1|pd1\.\S+)\.[A-Za-z0-9_-]{38,}$/;
+const SEALED_VALUE = /^(v1|pd[12]\.\S+)\.[A-Za-z0-9_-]{38,}$/;
 
 export const HIDDEN = '[hidden]';
 

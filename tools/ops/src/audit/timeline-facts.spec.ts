@@ -2,7 +2,7 @@ import type { RecordedEvent } from '@gw/event-store';
 import { HIDDEN, hideSealed } from './hide-sealed';
 import { ERASED, formatEntry, timelineEntry, type Data, type Openers } from './timeline-facts';
 
-const SEALED = `pd1.inst_a.20261123.0a1b2c3d.${'Q'.repeat(44)}`;
+const SEALED = `pd2.inst_a.20261123.0a1b2c3d.${'Q'.repeat(44)}`;
 const SECRET_BOX = `v1.${'x'.repeat(60)}`;
 
 function recorded(type: string, data: unknown, position = 7n): RecordedEvent {

@@ -18,7 +18,7 @@ const MISSING = '(no such row)';
 const PRESENT = '(row present)';
 const NOT_SHOWN = '[not shown]';
 /** A sealed value (a secret, or a personal field of a message) is never shown, whatever its column. */
-const SEALED = /^(v1|pd1)\./;
+const SEALED = /^(v1|pd[12])\./;
 const LONGEST_SHOWN = 200;
 
 /** Counts the rows that differ between the live read models and the rebuilt ones, and names the

@@ -17,7 +17,7 @@ export const plus = (seconds: number, from = t0) => new Date(Date.parse(from) + 
 export const DEFAULT_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
 
 /** A message as notifications carry it: its personal fields sealed (the domain never opens them). */
-export const message: SealedMessage = { id: 'm1', fromMe: false, type: 'chat', sealed: 'pd1.sealed-message', time: 1767225600 };
+export const message: SealedMessage = { id: 'm1', fromMe: false, type: 'chat', sealed: 'pd2.sealed-message', time: 1767225600 };
 
 export const bodyOf = (sequence: number, content: NotificationContent): NotificationBody => ({ instanceId: I, sequence, ...content }) as NotificationBody;
 
