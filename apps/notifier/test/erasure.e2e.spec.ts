@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PersonalData, recordMessage, SecretBox, type DataKeyCreated } from '@gw/application';
+import { nameBasedId, PersonalData, recordMessage, SecretBox, type DataKeyCreated } from '@gw/application';
+import { inboxIdentity, inboxStreamName, type MessageReceived } from '@gw/domain-inbox';
 import type { EventStore } from '@gw/event-store';
 import { EsdbEventStore } from '@gw/event-store/esdb';
 import { SqliteEventStore } from '@gw/event-store/sqlite';
@@ -17,7 +18,7 @@ import { sleep, until, type Instance } from './support/stack';
  * destroys an instance's data keys; getNotifications and the notifier then show and send its
  * messages' and acks' personal fields as null, even for a notification made before the erasure and
  * delivered after it; nothing of them can be found in any file under DATA_DIR; later traffic is
- * readable again.
+ * readable again. A sealed value altered in the store is never taken for an erasure.
  */
 
 // Long enough that the erasure, made while the receiver is down, lands between two attempts.
@@ -160,5 +161,26 @@ describe.each(STORES)('erasing an instance’s personal data on %s', (_store, on
 
     const unknown = await ops(['instances', 'erase', '--instance', 'no-such-instance']);
     expect(unknown).toMatchObject({ status: 1, stdout: '', stderr: 'error: no instance no-such-instance\n' });
+  }, 60_000);
+
+  it('sends nothing of a message whose sealed value was altered in the store: its attempts fail as unreadable', async () => {
+    const { instance, path } = await subscribed(on.stack, on.receiver);
+    await withStore(async (store) => {
+      const personal = PersonalData.on(store, new SecretBox(secretsKey()));
+      const receivedAt = new Date().toISOString();
+      const message = await personal.sealMessage(instance.instanceid, { id: 'altered', chatId: 'c@c.us', from: '', fromMe: false, senderName: '', type: 'chat', body: 'secret', time: 1 }, receivedAt);
+      // A character inside the ciphertext (the last one may only carry padding bits).
+      const at = message.sealed.length - 10;
+      const sealed = `${message.sealed.slice(0, at)}${message.sealed[at] === 'A' ? 'B' : 'A'}${message.sealed.slice(at + 1)}`;
+      const event: MessageReceived = { type: 'MessageReceived', data: { instanceId: instance.instanceid, message: { ...message, sealed }, receivedAt } };
+      await store.append(inboxStreamName(instance.instanceid), [{ id: nameBasedId(inboxIdentity(event)), type: event.type, data: event.data }], 'any');
+    });
+    const unreadable = await until('an attempt failed as unreadable', async () => (await on.stack.logs(instance)).find((a) => a.status === 0 && /^personal data unreadable/.test(a.error)));
+    expect(unreadable).toMatchObject({ sequence: 1, error: 'personal data unreadable: a sealed field does not open under its data key' });
+    // Later traffic is not held back by it, and nothing of the altered one reached the receiver.
+    await on.stack.message(instance, { id: 'fine', body: 'readable' });
+    const fine = await until('the next message delivered', () => on.receiver.at(path).find((r) => r.delivered && r.json?.messages?.[0]?.id === 'fine'));
+    expect(fine.json.sequence).toBe(2);
+    expect(on.receiver.at(path).filter((r) => r.json?.sequence === 1)).toEqual([]);
   }, 60_000);
 });

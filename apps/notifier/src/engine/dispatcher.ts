@@ -171,7 +171,11 @@ export class Dispatcher {
       try {
         return JSON.stringify(await this.personalData.openBody(notification.body, null));
       } catch (error) {
-        if (error instanceof PersonalDataUnreadable) return undefined;
+        if (error instanceof PersonalDataUnreadable) {
+          // The reason names no value: which key or form failed, for the operator (the receiver's log says less).
+          this.logger.error('a notification body does not open; the attempt is recorded as failed', { webhookId: notification.webhookId, reason: error.message });
+          return undefined;
+        }
         if (!(error instanceof EventStoreUnavailableError)) throw error;
         if (this.stopping) throw new Stopping();
         this.logger.warn('store unavailable while opening a notification body; retrying', { webhookId: notification.webhookId, error });
