@@ -1,5 +1,6 @@
 import { startEsdbTestServer, type EsdbTestServer } from '@gw/esdb-test-server';
 import { randomUUID } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import { verifyStreamChain } from '../event-chain';
 import { EventStoreUnavailableError } from '../event-store.errors';
 import type { EventStore } from '../event-store.port';
@@ -56,6 +57,33 @@ describe('EventStoreDB adapter', () => {
       expect(events[2].metadata).toEqual({ $unreadable: ['metadata'] });
       expect(verifyStreamChain(events.slice(2))).toEqual({ ok: false, revision: 2n, reason: 'stored metadata is not valid JSON' });
     } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps no listener on the subscription signal from the waits that are over', async () => {
+    const store = new EsdbEventStore({ connectionString: server.connectionString });
+    const controller = new AbortController();
+    const name = `idle-${randomUUID()}`;
+    const seen = new Set<string>();
+    const following = (async () => {
+      for await (const message of store.subscribeToAll({ filter: { streamNamePrefixes: [name] }, signal: controller.signal })) {
+        if (message.kind === 'event') seen.add(message.event.id);
+      }
+    })();
+    try {
+      // Each event, delivered alone, ends a wait of the live subscription and starts another.
+      for (let i = 0; i < 15; i++) {
+        const id = randomUUID();
+        await store.append(name, [{ id, type: 'T', data: { i } }], 'any');
+        for (let tries = 0; !seen.has(id) && tries < 200; tries++) await new Promise((r) => setTimeout(r, 10));
+        expect(seen.has(id)).toBe(true);
+      }
+      // The subscription's own stop, and the wait in progress.
+      expect(getEventListeners(controller.signal, 'abort').length).toBeLessThanOrEqual(2);
+    } finally {
+      controller.abort();
+      await following;
       await store.close();
     }
   });

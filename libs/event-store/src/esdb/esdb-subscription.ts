@@ -43,9 +43,15 @@ export async function* subscriptionMessages(
   try {
     while (!options.signal?.aborted) {
       if (queue.length === 0) {
+        // One listener per wait, removed when the wait ends: a live subscription waits after every
+        // event and checkpoint, and the signal outlives all those waits.
         await new Promise<void>((resolve) => {
-          wake = resolve;
-          options.signal?.addEventListener('abort', () => resolve(), { once: true });
+          const woken = () => {
+            options.signal?.removeEventListener('abort', woken);
+            resolve();
+          };
+          wake = woken;
+          options.signal?.addEventListener('abort', woken, { once: true });
         });
         wake = undefined;
         continue;
