@@ -21,6 +21,11 @@ const SEALED_START = /^pd2\.\d{8}\.[0-9a-f]{8}\./;
 const CIPHERTEXT_START = PREFIX.length + KEY_REF_LENGTH + 1;
 const DOT = 46;
 
+/** The key reference of a value in the sealed form (checked by `sealedKeyRef` or `knownKeyRef`). */
+export function keyRefOfChecked(sealed: string): string {
+  return sealed.slice(PREFIX.length, CIPHERTEXT_START - 1);
+}
+
 /** The sealed value of `clear` (a message's or an ack's fields, in a fixed order) under `key`. */
 export function sealFields(key: DataKey, kind: SealedKind, clear: readonly string[]): string {
   // A missing field would seal as null and never open again: refused, and the message not recorded.
@@ -30,19 +35,16 @@ export function sealFields(key: DataKey, kind: SealedKind, clear: readonly strin
 
 /** The key reference (`{day}.{key}`) a sealed value names; undefined when it is not in the form. */
 export function sealedKeyRef(sealed: unknown): string | undefined {
-  return typeof sealed === 'string' && SEALED_START.test(sealed) ? sealed.slice(PREFIX.length, CIPHERTEXT_START - 1) : undefined;
+  return typeof sealed === 'string' && SEALED_START.test(sealed) ? keyRefOfChecked(sealed) : undefined;
 }
 
 /** The key reference of a value `sealedKeyRef` accepted before, or undefined: a slice and two
  * character checks, for the values after the first of a body (they mostly share one key). */
 export function knownKeyRef(sealed: unknown, known: ReadonlyMap<string, unknown>): string | undefined {
   if (typeof sealed !== 'string' || !sealed.startsWith(PREFIX) || sealed.charCodeAt(CIPHERTEXT_START - 1) !== DOT) return undefined;
-  const ref = sealed.slice(PREFIX.length, CIPHERTEXT_START - 1);
+  const ref = keyRefOfChecked(sealed);
   return known.has(ref) ? ref : undefined;
 }
-
-/** The key reference of a value one of the two above accepted: a slice, unchecked. */
-export const keyRefOfChecked = (sealed: string): string => sealed.slice(PREFIX.length, CIPHERTEXT_START - 1);
 
 /** The fields sealed in `sealed` under `key` for `kind`; undefined when it does not authenticate
  * (altered, another key, another kind). */

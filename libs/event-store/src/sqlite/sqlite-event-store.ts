@@ -40,13 +40,13 @@ export interface SqliteEventStoreOptions {
    * transaction with its fsync, and any wait for another process's write lock). For metrics: it
    * runs on the write path, so it must be cheap; what it throws is ignored. */
   onGroupCommitted?: (appends: number, events: number, seconds: number) => void;
-  /** Positions a filtered read scans per query, between turns of the event loop (windowedRows). */
+  /** Positions a filtered read scans per query, between turns of the event loop (rowsAfter). */
   filterWindow?: number;
 }
 
 const APPENDED = 'appended';
 
-/** Positions a filtered read scans per query (windowedRows): a few milliseconds of the event loop. */
+/** Positions a filtered read scans per query (rowsAfter): a few milliseconds of the event loop. */
 const FILTER_WINDOW = 20_000;
 
 /**
@@ -182,21 +182,22 @@ export class SqliteEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const { after = 0n, maxCount = -1, filter } = options;
-    const rows = filter
-      ? await this.windowedRows(after, await this.withLockRetry(() => this.statements.head.get()?.head ?? 0n), maxCount, filter)
-      : await this.withLockRetry(() => this.filteredReads.rows(after, Number.MAX_SAFE_INTEGER, maxCount, filter));
-    return rows.map(toRecorded);
+    // A filtered read goes up to the head it found at the start, in windows; an unfiltered one is one query.
+    const upTo = filter ? await this.withLockRetry(() => this.statements.head.get()?.head ?? 0n) : BigInt(Number.MAX_SAFE_INTEGER);
+    return (await this.rowsAfter(after, upTo, maxCount, filter)).map(toRecorded);
   }
 
   /**
    * The rows after `after` up to `upTo` that pass `filter`, at most `limit` (-1: all). SQLite reads a
    * filtered range row by row, and a query holds the event loop until it is done: a filter that
    * matches few events (the data keys the retention sweep looks for, an instance's own streams)
-   * would hold it for the whole log in one query. So the range is read in windows of `filterWindow`
-   * positions, with a turn of the event loop between them. A subscription that is aborted meanwhile
-   * stops scanning (what was found is returned, and dropped by the subscription).
+   * would hold it for the whole log in one query. So a filtered range is read in windows of
+   * `filterWindow` positions, with a turn of the event loop between them (an unfiltered one stops
+   * at `limit` rows, in one query). A subscription that is aborted meanwhile stops scanning (what
+   * was found is returned, and dropped by the subscription).
    */
-  private async windowedRows(after: bigint, upTo: bigint, limit: number, filter: EventFilter, signal?: AbortSignal): Promise<EventRow[]> {
+  private async rowsAfter(after: bigint, upTo: bigint, limit: number, filter?: EventFilter, signal?: AbortSignal): Promise<EventRow[]> {
+    if (!filter) return this.withLockRetry(() => this.filteredReads.rows(after, upTo, limit));
     const found: EventRow[] = [];
     for (let from = after; from < upTo && !signal?.aborted; ) {
       const to = from + this.filterWindow < upTo ? from + this.filterWindow : upTo;
@@ -260,7 +261,7 @@ export class SqliteEventStore implements EventStore {
     let reportedHead = -1n;
     while (!signal?.aborted && !this.closed) {
       const head = await this.headPosition();
-      const rows = filter ? await this.windowedRows(position, head, this.batchSize, filter, signal) : await this.withLockRetry(() => this.filteredReads.rows(position, head, this.batchSize, filter));
+      const rows = await this.rowsAfter(position, head, this.batchSize, filter, signal);
       // An aborted scan stopped short of the head: nothing of it is reported, no checkpoint either.
       if (signal?.aborted) return;
       for (const row of rows) {
