@@ -29,5 +29,7 @@ module.exports = {
     ],
   },
   testTimeout: 60000,
+  globalSetup: '<rootDir>/tools/jest/global-setup.js',
+  globalTeardown: '<rootDir>/tools/jest/global-teardown.js',
   reporters: ['default', '<rootDir>/tools/jest/summary-reporter.js'],
 };

@@ -12,8 +12,10 @@ const MAINS = {
 };
 const OPS_MAIN = join(ROOT, 'dist/tools/ops/src/main.js');
 
+/** A new data dir, inside the Jest run's own temp folder (tools/jest/test-temp-dir.js), which is
+ * removed when the run ends. */
 export function tempDataDir(): string {
-  return mkdtempSync(join(tmpdir(), 'gw-e2e-'));
+  return mkdtempSync(join(process.env['GW_TEST_TMP'] ?? tmpdir(), 'gw-e2e-'));
 }
 
 /** A built app running as a real child process on ephemeral loopback ports, with its output
