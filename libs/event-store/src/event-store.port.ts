@@ -70,12 +70,20 @@ export type SubscriptionMessage =
   | { kind: 'checkpoint'; position: bigint }
   | { kind: 'caughtUp'; position: bigint };
 
+/** Part of a stream: the events from `fromRevision` on (default: the first), at most `maxCount` of them
+ * (default: all). */
+export interface StreamRange {
+  fromRevision?: bigint;
+  maxCount?: number;
+}
+
 export interface EventStore {
   /** Stores the events after the stream's last one, atomically, each with its hash chain (see
    * event-chain.ts) in `metadata.chain`. A deleted stream counts as missing. */
   append(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult>;
-  /** All events of one stream in revision order; empty when the stream does not exist. */
-  readStream(streamName: string): Promise<RecordedEvent[]>;
+  /** The events of one stream in revision order, all of them or `range`; empty when the stream does
+   * not exist. */
+  readStream(streamName: string, range?: StreamRange): Promise<RecordedEvent[]>;
   /** The last event of a stream, or undefined when the stream does not exist. */
   readLastEvent(streamName: string): Promise<RecordedEvent | undefined>;
   /** Events of the global log in position order. */

@@ -6,6 +6,7 @@ import {
   type ExpectedRevision,
   type ReadAllOptions,
   type RecordedEvent,
+  type StreamRange,
   type SubscribeOptions,
   type SubscriptionMessage,
 } from '@gw/event-store';
@@ -109,8 +110,8 @@ class MeasuredEventStore implements EventStore {
     }
   }
 
-  readStream(streamName: string): Promise<RecordedEvent[]> {
-    return this.inner.readStream(streamName);
+  readStream(streamName: string, range?: StreamRange): Promise<RecordedEvent[]> {
+    return this.inner.readStream(streamName, range);
   }
 
   readLastEvent(streamName: string): Promise<RecordedEvent | undefined> {

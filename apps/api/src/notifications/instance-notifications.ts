@@ -1,27 +1,148 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { isNotificationEvent, notificationHistory, notificationsStreamName, type NotificationEvent, type NotificationRecord } from '@gw/domain-notifications';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import {
+  isNotificationEvent,
+  NotificationHistory,
+  notificationsStreamName,
+  type NotificationBody,
+  type NotificationCreated,
+  type NotificationRecord,
+} from '@gw/domain-notifications';
 import type { EventStore } from '@gw/event-store';
 import { EVENT_STORE } from '../shared/tokens';
 
+/** Events read per query while catching up with a stream. */
+const READ_CHUNK = 5_000;
+/** Notifications held across instances (about 200 bytes each); the instances used least recently
+ * are forgotten first. An instance with more than this alone is folded per request and not held. */
+const MAX_HELD_RECORDS = 200_000;
+/** Overrides MAX_HELD_RECORDS (tests). */
+export const MAX_HELD_NOTIFICATIONS = Symbol('MAX_HELD_NOTIFICATIONS');
+/** Events read per query when fetching the bodies of a page, which are mostly close together. */
+const BODY_SPAN = 1_000;
+
+/** An instance's notifications at one moment. */
+export interface InstanceNotificationsView {
+  /** The highest sequence the instance has, 0 when none. */
+  lastSequence: number;
+  /** The notifications with `from` <= sequence <= `to`, at most `limit`, with their bodies. */
+  between(from: number, to: number, limit: number): Promise<NotificationRecord[]>;
+}
+
+/** An instance's history as held: each record keeps the revision of its NotificationCreated, where
+ * its body is, not the body (bodies are most of the log). */
+interface Held {
+  history: NotificationHistory<bigint>;
+  /** The next revision of the stream to fold. */
+  next: bigint;
+  /** The records counted in `heldRecords` for it. */
+  counted: number;
+  /** The catch-up in progress: one at a time per instance. */
+  reading?: Promise<void>;
+}
+
 /**
- * An instance's notifications read from its notifications stream, per request (docs/api.md 8.7, 8.8).
- * Not a read model: bodies are most of the log, and projecting them would slow every rebuild of the
- * API's read models for the sake of one instance's history, which its own stream holds already. A
- * read costs that instance's history, never the log's, and is as current as the store itself, on any
- * replica and after any restart.
+ * An instance's notifications read from its notifications stream (docs/api.md 8.7, 8.8). Not a read
+ * model: bodies are most of the log, and projecting them would slow every rebuild of the API's read
+ * models for one instance's history, which its own stream holds already. The outcomes are held per
+ * instance between requests and each request folds only what was appended since, so a request costs
+ * the new events and its page's bodies, not the instance's whole history; it is as current as the
+ * store itself, on any replica and after any restart.
  */
 @Injectable()
 export class InstanceNotifications {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  /** In order of last use: the first is forgotten first. */
+  private readonly held = new Map<string, Held>();
+  private heldRecords = 0;
 
-  /** Every notification of the instance, in sequence order. */
-  async history(instanceId: string): Promise<NotificationRecord[]> {
-    const events = await this.store.readStream(notificationsStreamName(instanceId));
-    const typed: NotificationEvent[] = [];
-    for (const { type, data } of events) {
-      const event = { type, data };
-      if (isNotificationEvent(event)) typed.push(event);
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Optional() @Inject(MAX_HELD_NOTIFICATIONS) private readonly maxHeldRecords: number = MAX_HELD_RECORDS,
+  ) {}
+
+  /** Notifications held now, across instances (for tests and metrics). */
+  get heldCount(): number {
+    return this.heldRecords;
+  }
+
+  /** The instance's notifications as its stream holds them now. */
+  async read(instanceId: string): Promise<InstanceNotificationsView> {
+    const history = await this.current(instanceId);
+    return {
+      lastSequence: history.lastSequence,
+      between: async (from, to, limit) => {
+        const page = history.between(from, to, limit);
+        const bodies = await this.bodies(instanceId, page.map((record) => record.body));
+        return page.map((record) => ({ ...record, body: bodies.get(record.body)! }));
+      },
+    };
+  }
+
+  /** The history up to the stream's end now: the held one caught up, or a new one. */
+  private async current(instanceId: string): Promise<NotificationHistory<bigint>> {
+    let held = this.held.get(instanceId);
+    if (held) {
+      this.held.delete(instanceId);
+    } else {
+      held = { history: new NotificationHistory<bigint>(), next: 0n, counted: 0 };
     }
-    return notificationHistory(typed);
+    this.held.set(instanceId, held);
+    // A catch-up already running is waited for, then this request catches up from where it ended.
+    while (held.reading) await held.reading;
+    const reading = this.catchUp(instanceId, held).finally(() => (held.reading = undefined));
+    held.reading = reading;
+    await reading;
+    if (this.held.get(instanceId) === held) {
+      this.heldRecords += held.history.size - held.counted;
+      held.counted = held.history.size;
+      this.forgetBeyondBudget();
+    }
+    return held.history;
+  }
+
+  private async catchUp(instanceId: string, held: Held): Promise<void> {
+    const stream = notificationsStreamName(instanceId);
+    for (;;) {
+      const events = await this.store.readStream(stream, { fromRevision: held.next, maxCount: READ_CHUNK });
+      for (const event of events) {
+        const typed = { type: event.type, data: event.data };
+        if (isNotificationEvent(typed)) held.history.apply(typed, () => event.revision);
+        held.next = event.revision + 1n;
+      }
+      if (events.length < READ_CHUNK) return;
+      // A long history is read in chunks, and other requests are served between them.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Forgets the instances used least recently until the rest fit the budget (one being caught up
+   * is forgotten too: its request still gets its history). */
+  private forgetBeyondBudget(): void {
+    for (const [instanceId, held] of this.held) {
+      if (this.heldRecords <= this.maxHeldRecords) return;
+      this.held.delete(instanceId);
+      this.heldRecords -= held.counted;
+    }
+  }
+
+  /** The bodies of the NotificationCreated events at `revisions` (ascending), by revision. */
+  private async bodies(instanceId: string, revisions: bigint[]): Promise<Map<bigint, NotificationBody>> {
+    const stream = notificationsStreamName(instanceId);
+    const found = new Map<bigint, NotificationBody>();
+    let index = 0;
+    while (index < revisions.length) {
+      const from = revisions[index];
+      const last = revisions[revisions.length - 1];
+      const span = last - from + 1n;
+      const events = await this.store.readStream(stream, { fromRevision: from, maxCount: span < BigInt(BODY_SPAN) ? Number(span) : BODY_SPAN });
+      for (const event of events) {
+        if (event.type === 'NotificationCreated') found.set(event.revision, (event.data as NotificationCreated['data']).body);
+      }
+      while (index < revisions.length && found.has(revisions[index])) index += 1;
+      // A revision the read covered but did not find: the stream lost it (never expected).
+      if (index < revisions.length && (events.length === 0 || revisions[index] <= events[events.length - 1].revision)) {
+        throw new Error(`notification ${revisions[index]} of ${stream} is no longer in the stream`);
+      }
+    }
+    return found;
   }
 }

@@ -5,6 +5,7 @@ import type {
   ExpectedRevision,
   ReadAllOptions,
   RecordedEvent,
+  StreamRange,
   SubscribeOptions,
   SubscriptionMessage,
 } from '@gw/event-store';
@@ -72,8 +73,8 @@ export class VersionedEventStore implements EventStore {
     return this.stored.append(streamName, events.map((event) => this.stamped(streamName, event, at)), expected);
   }
 
-  async readStream(streamName: string): Promise<RecordedEvent[]> {
-    return this.currentAll(await this.stored.readStream(streamName));
+  async readStream(streamName: string, range?: StreamRange): Promise<RecordedEvent[]> {
+    return this.currentAll(await this.stored.readStream(streamName, range));
   }
 
   async readLastEvent(streamName: string): Promise<RecordedEvent | undefined> {

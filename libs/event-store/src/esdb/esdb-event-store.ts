@@ -18,6 +18,7 @@ import type {
   ExpectedRevision,
   ReadAllOptions,
   RecordedEvent,
+  StreamRange,
   SubscribeOptions,
   SubscriptionMessage,
 } from '../event-store.port';
@@ -58,8 +59,9 @@ export class EsdbEventStore implements EventStore {
     return appendChained(this.client, streamName, events, expected);
   }
 
-  async readStream(streamName: string): Promise<RecordedEvent[]> {
-    return this.collectStream(streamName, { direction: FORWARDS, fromRevision: START });
+  async readStream(streamName: string, range: StreamRange = {}): Promise<RecordedEvent[]> {
+    const { fromRevision, maxCount } = range;
+    return this.collectStream(streamName, { direction: FORWARDS, fromRevision: fromRevision ?? START, ...(maxCount === undefined ? {} : { maxCount }) });
   }
 
   async readLastEvent(streamName: string): Promise<RecordedEvent | undefined> {
@@ -173,7 +175,7 @@ export class EsdbEventStore implements EventStore {
 
   private async collectStream(
     streamName: string,
-    options: { direction: typeof FORWARDS | typeof BACKWARDS; fromRevision: typeof START | typeof END; maxCount?: number },
+    options: { direction: typeof FORWARDS | typeof BACKWARDS; fromRevision: typeof START | typeof END | bigint; maxCount?: number },
   ): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     try {

@@ -7,6 +7,7 @@ import type {
   ExpectedRevision,
   ReadAllOptions,
   RecordedEvent,
+  StreamRange,
   SubscribeOptions,
   SubscriptionMessage,
 } from '../event-store.port';
@@ -93,9 +94,11 @@ export class MemoryEventStore implements EventStore {
     return { nextExpectedRevision: BigInt(stream.length - 1), position: BigInt(this.log.events.length) };
   }
 
-  async readStream(streamName: string): Promise<RecordedEvent[]> {
+  async readStream(streamName: string, range: StreamRange = {}): Promise<RecordedEvent[]> {
     this.ensureOpen();
-    return (this.log.streams.get(streamName) ?? []).map(copy);
+    const { fromRevision = 0n, maxCount = Number.POSITIVE_INFINITY } = range;
+    const events = (this.log.streams.get(streamName) ?? []).filter((event) => event.revision >= fromRevision);
+    return events.slice(0, maxCount).map(copy);
   }
 
   async readLastEvent(streamName: string): Promise<RecordedEvent | undefined> {

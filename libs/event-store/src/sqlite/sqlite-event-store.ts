@@ -10,6 +10,7 @@ import type {
   ExpectedRevision,
   ReadAllOptions,
   RecordedEvent,
+  StreamRange,
   SubscribeOptions,
   SubscriptionMessage,
 } from '../event-store.port';
@@ -170,8 +171,10 @@ export class SqliteEventStore implements EventStore {
     }
   }
 
-  async readStream(streamName: string): Promise<RecordedEvent[]> {
-    const rows = await this.withLockRetry(() => this.statements.readStream.all(streamName));
+  async readStream(streamName: string, range?: StreamRange): Promise<RecordedEvent[]> {
+    const rows = await this.withLockRetry(() =>
+      range ? this.statements.readStreamRange.all(streamName, range.fromRevision ?? 0n, range.maxCount ?? -1) : this.statements.readStream.all(streamName),
+    );
     return rows.map(toRecorded);
   }
 

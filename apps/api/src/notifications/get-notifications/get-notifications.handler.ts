@@ -20,13 +20,13 @@ export class GetNotificationsHandler implements IQueryHandler<GetNotificationsQu
   async execute({ instanceId, token, after, limit }: GetNotificationsQuery): Promise<NotificationsResult> {
     const instances: InstancesQuery = await this.readModels.current();
     this.auth.authenticate(instanceId, token, instances.findInstance(instanceId)?.tokenHash);
-    const history = await this.notifications.history(instanceId);
-    const page = history.filter((n) => n.sequence > after).slice(0, limit);
+    const notifications = await this.notifications.read(instanceId);
+    const records = await notifications.between(after + 1, Number.POSITIVE_INFINITY, limit);
     return {
-      lastSequence: history.length === 0 ? 0 : history[history.length - 1].sequence,
+      lastSequence: notifications.lastSequence,
       // Opened here, on the way out, as the notifier opens them right before POSTing: the stream
       // holds them sealed, and an erased field shows as null.
-      notifications: await Promise.all(page.map(async (n) => ({ ...n, body: await this.personalData.openBody(n.body, null) }))),
+      notifications: await Promise.all(records.map(async (n) => ({ ...n, body: await this.personalData.openBody(n.body, null) }))),
     };
   }
 }

@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { notificationsStream } from '@gw/application';
 import { deliveryEnabled, instanceStatus } from '@gw/domain-instances';
-import { notificationsDecider, notificationsStreamName } from '@gw/domain-notifications';
+import { MAX_REDELIVER_RANGE, notificationsDecider, notificationsStreamName, type NotificationRecord } from '@gw/domain-notifications';
 import type { InstancesQuery } from '@gw/projections';
 import { ReadModelsService } from '../../read-models/read-models.service';
 import { Clock } from '../../shared/clock';
@@ -31,10 +31,17 @@ export class RedeliverHandler implements ICommandHandler<RedeliverCommand, Redel
     const expired = instanceStatus(row.expiresAt, now) === 'expired';
     const deliveryOn = deliveryEnabled({ status: 'created', ...row }, now);
     // Bodies of delivered and cancelled notifications are in the stream, not in the decider's state.
-    const recorded = await this.notifications.history(instanceId);
+    // Only the range's are read; a range over the limit is refused by the decider, so none are.
+    const recorded = await this.recordedIn(instanceId, from, to);
     const { events } = await this.runner.run(notificationsStream, notificationsStreamName(instanceId), (state) =>
       notificationsDecider.decide({ type: 'Redeliver', data: { instanceId, from, to, recorded, expired, deliveryOn, now } }, state),
     );
     return { queued: events.length };
+  }
+
+  private async recordedIn(instanceId: string, from: number, to: number | null): Promise<NotificationRecord[]> {
+    const notifications = await this.notifications.read(instanceId);
+    const last = to ?? notifications.lastSequence;
+    return last - from + 1 > MAX_REDELIVER_RANGE ? [] : notifications.between(from, last, MAX_REDELIVER_RANGE);
   }
 }

@@ -28,6 +28,18 @@ export function appendContract(current: ContractContext): void {
       expect(await current.store.readLastEvent(name)).toMatchObject({ type: 'Last', revision: 2n, streamName: name });
     });
 
+    it('reads part of a stream: from a revision on, at most a number of events', async () => {
+      const name = stream();
+      await current.store.append(name, ['e0', 'e1', 'e2', 'e3', 'e4'].map((type) => event(type)), 'no_stream');
+      const types = async (range: { fromRevision?: bigint; maxCount?: number }) => (await current.store.readStream(name, range)).map((e) => `${e.type}@${e.revision}`);
+      expect(await types({ fromRevision: 2n })).toEqual(['e2@2', 'e3@3', 'e4@4']);
+      expect(await types({ fromRevision: 1n, maxCount: 2 })).toEqual(['e1@1', 'e2@2']);
+      expect(await types({ maxCount: 1 })).toEqual(['e0@0']);
+      expect(await types({})).toEqual(['e0@0', 'e1@1', 'e2@2', 'e3@3', 'e4@4']);
+      expect(await types({ fromRevision: 5n })).toEqual([]);
+      expect(await current.store.readStream(stream(), { fromRevision: 1n, maxCount: 3 })).toEqual([]);
+    });
+
     it('appends at the exact expected revision', async () => {
       const name = stream();
       const first = await current.store.append(name, [event()], 'no_stream');
