@@ -59,7 +59,7 @@ export class InstanceNotifications {
     @Optional() @Inject(MAX_HELD_NOTIFICATIONS) private readonly maxHeldRecords: number = MAX_HELD_RECORDS,
   ) {}
 
-  /** Notifications held now, across instances (for tests and metrics). */
+  /** Notifications held now, across instances. */
   get heldCount(): number {
     return this.heldRecords;
   }
@@ -67,10 +67,12 @@ export class InstanceNotifications {
   /** The instance's notifications as its stream holds them now. */
   async read(instanceId: string): Promise<InstanceNotificationsView> {
     const history = await this.current(instanceId);
+    const lastSequence = history.lastSequence;
     return {
-      lastSequence: history.lastSequence,
+      lastSequence,
       between: async (from, to, limit) => {
-        const page = history.between(from, to, limit);
+        // The held history may have moved on since (another request caught up): the view stays at its moment.
+        const page = history.between(from, Math.min(to, lastSequence), limit);
         const bodies = await this.bodies(instanceId, page.map((record) => record.body));
         return page.map((record) => ({ ...record, body: bodies.get(record.body)! }));
       },
@@ -86,8 +88,9 @@ export class InstanceNotifications {
       held = { history: new NotificationHistory<bigint>(), next: 0n, counted: 0 };
     }
     this.held.set(instanceId, held);
-    // A catch-up already running is waited for, then this request catches up from where it ended.
-    while (held.reading) await held.reading;
+    // A catch-up already running is waited for, then this request catches up from where it ended
+    // (and tries again itself if that one failed).
+    while (held.reading) await held.reading.catch(() => undefined);
     const reading = this.catchUp(instanceId, held).finally(() => (held.reading = undefined));
     held.reading = reading;
     await reading;
@@ -99,6 +102,8 @@ export class InstanceNotifications {
     return held.history;
   }
 
+  /** Folds the stream from `held.next` to its end. Notifications streams are never deleted, so their
+   * revisions only grow and a held history stays a prefix of the stream. */
   private async catchUp(instanceId: string, held: Held): Promise<void> {
     const stream = notificationsStreamName(instanceId);
     for (;;) {
@@ -114,9 +119,15 @@ export class InstanceNotifications {
     }
   }
 
-  /** Forgets the instances used least recently until the rest fit the budget (one being caught up
-   * is forgotten too: its request still gets its history). */
+  /** Forgets an instance over the budget alone, then the instances used least recently until the
+   * rest fit (one being caught up is forgotten too: its request still gets its history). */
   private forgetBeyondBudget(): void {
+    for (const [instanceId, held] of this.held) {
+      if (held.counted > this.maxHeldRecords) {
+        this.held.delete(instanceId);
+        this.heldRecords -= held.counted;
+      }
+    }
     for (const [instanceId, held] of this.held) {
       if (this.heldRecords <= this.maxHeldRecords) return;
       this.held.delete(instanceId);
@@ -124,9 +135,10 @@ export class InstanceNotifications {
     }
   }
 
-  /** The bodies of the NotificationCreated events at `revisions` (ascending), by revision. */
-  private async bodies(instanceId: string, revisions: bigint[]): Promise<Map<bigint, NotificationBody>> {
+  /** The bodies of the NotificationCreated events at `wanted`, by revision. */
+  private async bodies(instanceId: string, wanted: bigint[]): Promise<Map<bigint, NotificationBody>> {
     const stream = notificationsStreamName(instanceId);
+    const revisions = [...wanted].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const found = new Map<bigint, NotificationBody>();
     let index = 0;
     while (index < revisions.length) {

@@ -48,10 +48,17 @@ export class NotificationHistory<B> {
       case 'NotificationCreated': {
         const { webhookId, sequence, createdAt } = event.data;
         const record: NotificationRecord<B> = { sequence, webhookId, createdAt, state: 'pending', body: body(event.data) };
-        this.byWebhookId.set(webhookId, record);
-        this.ordered.push(record);
-        // Sequences are given in the order notifications are created, so this is never expected.
-        if (this.ordered.length > 1 && this.ordered[this.ordered.length - 2].sequence > sequence) this.ordered.sort((a, b) => a.sequence - b.sequence);
+        const earlier = this.byWebhookId.get(webhookId);
+        const last = this.ordered.at(-1);
+        if (earlier) {
+          // The same webhook id created again (never expected) replaces the first, as one record.
+          Object.assign(earlier, record);
+        } else {
+          this.byWebhookId.set(webhookId, record);
+          this.ordered.push(record);
+        }
+        // Sequences are given in the order notifications are created, so a sort is never expected.
+        if (earlier || (last && last.sequence > sequence)) this.ordered.sort((a, b) => a.sequence - b.sequence);
         break;
       }
       case 'DeliveryAttemptFailed':

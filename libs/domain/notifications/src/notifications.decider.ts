@@ -69,9 +69,9 @@ export const MAX_REDELIVER_RANGE = 1000;
 
 /**
  * The instance's owner queues again the notifications with `from` ≤ sequence ≤ `to` (null: the
- * last), whatever their state; pending ones are left as they are (docs/api.md 8.8). `recorded` is the
- * instance's notifications as its stream holds them (see `notificationHistory`): the state keeps open
- * ones only, and a delivered or cancelled one needs its body to be sent again. `expired` and
+ * last), whatever their state; pending ones are left as they are (docs/api.md 8.8). `recorded` holds
+ * the instance's notifications in that range (or more) as its stream holds them (see
+ * `NotificationHistory`): the state keeps open ones only, and a delivered or cancelled one needs its body to be sent again. `expired` and
  * `deliveryOn` describe the instance at `now`.
  */
 export type Redeliver = {
