@@ -20,15 +20,18 @@ const counter: StreamModel<Added, Total> = {
 };
 const add = (by: number) => (): Added[] => [{ type: 'Added', data: { by } }];
 
-/** The real in-memory store, with its full stream reads counted. */
-function counting(store: EventStore): { store: EventStore; fullReads: () => number } {
+/** The real in-memory store, with its stream reads counted: whole ones, and the events range reads returned. */
+function counting(store: EventStore): { store: EventStore; fullReads: () => number; rangeReads: () => bigint[][] } {
   let reads = 0;
+  const ranges: bigint[][] = [];
   const wrapped = Object.create(store) as EventStore;
-  wrapped.readStream = (name) => {
-    reads += 1;
-    return store.readStream(name);
+  wrapped.readStream = async (name, range) => {
+    if (!range) reads += 1;
+    const events = await store.readStream(name, range);
+    if (range) ranges.push(events.map((e) => e.revision));
+    return events;
   };
-  return { store: wrapped, fullReads: () => reads };
+  return { store: wrapped, fullReads: () => reads, rangeReads: () => ranges };
 }
 
 // Two writers on one log: `store`, whose reads and appends are under test, and `other`, a concurrent writer.
@@ -59,7 +62,8 @@ describe('handleCommand', () => {
 
   it('skips stored events of types the model does not know instead of folding them', async () => {
     await other.append('counter-9', [{ id: 'a', type: 'Added', data: { by: 1 } }, { id: 'b', type: 'AddedTwiceV2', data: { twice: 5 } }], 'no_stream');
-    expect(await readState(store, 'counter-9', counter)).toEqual({ state: { total: 1, seen: 1 }, revision: 1n });
+    const last = await store.readLastEvent('counter-9');
+    expect(await readState(store, 'counter-9', counter)).toEqual({ state: { total: 1, seen: 1 }, revision: 1n, position: last?.position });
     // The next append still goes after the unknown event.
     const { written } = await handleCommand(store, 'counter-9', counter, add(1));
     expect(written?.nextExpectedRevision).toBe(2n);
@@ -114,7 +118,7 @@ describe('handleCommand', () => {
     const outcome = await handleCommand(other, 'counter-5', model, add(7), { cache: trustedStale });
     expect(outcome.events).toEqual([]);
     expect(outcome.state).toEqual({ total: 8, seen: 2 });
-    expect(stale.get('counter-5')).toEqual({ state: { total: 8, seen: 2 }, revision: 1n });
+    expect(stale.get('counter-5')).toEqual({ state: { total: 8, seen: 2 }, revision: 1n, position: 2n });
     expect(await store.readStream('counter-5')).toHaveLength(2);
   });
 
@@ -152,16 +156,49 @@ describe('handleCommand with a state cache', () => {
     expect((await store.readStream('counter-1')).map((e) => e.revision)).toEqual([0n, 1n, 2n, 3n, 4n]);
   });
 
-  it("reads the stream again when another writer changed it, and folds that writer's events in", async () => {
-    const { store: spied, fullReads } = counting(store);
+  it("folds another writer's events into the cached state, reading only them and the event it was at", async () => {
+    const { store: spied, fullReads, rangeReads } = counting(store);
     const cache = new StreamStateCache<Total>();
     await handleCommand(spied, 'counter-2', counter, add(1), { cache });
     await handleCommand(spied, 'counter-2', counter, add(1), { cache });
-    await other.append('counter-2', [{ id: 'from-other', type: 'Added', data: { by: 100 } }], 'any');
+    await other.append('counter-2', [{ id: 'o1', type: 'Added', data: { by: 100 } }, { id: 'o2', type: 'Unknown', data: {} }, { id: 'o3', type: 'Added', data: { by: 10 } }], 'any');
     const { state } = await handleCommand(spied, 'counter-2', counter, add(1), { cache });
-    expect(state).toEqual({ total: 103, seen: 4 });
-    // The first command (nothing cached) and the one after the other writer's append.
+    expect(state).toEqual({ total: 113, seen: 5 });
+    // Only the first command (nothing cached) read the stream whole.
+    expect(fullReads()).toBe(1);
+    expect(rangeReads()).toEqual([[1n, 2n, 3n, 4n]]);
+    expect(cache.get('counter-2')).toMatchObject({ state: { total: 113, seen: 5 }, revision: 5n });
+  });
+
+  it('does not take a stream deleted and created again at the same revision for the one it cached', async () => {
+    const cache = new StreamStateCache<Total>();
+    await handleCommand(store, 'counter-4', counter, add(1), { cache });
+    await handleCommand(store, 'counter-4', counter, add(2), { cache });
+    await other.deleteStream('counter-4');
+    await other.append('counter-4', [{ id: 'n1', type: 'Added', data: { by: 50 } }, { id: 'n2', type: 'Added', data: { by: 60 } }], 'no_stream');
+    // The new stream's last revision (1) is the cached one; its history is not.
+    const { state } = await handleCommand(store, 'counter-4', counter, add(1), { cache });
+    expect(state).toEqual({ total: 111, seen: 3 });
+  });
+
+  it('reads a stream deleted and created again, and grown past the cached revision, whole', async () => {
+    const { store: spied, fullReads } = counting(store);
+    const cache = new StreamStateCache<Total>();
+    await handleCommand(spied, 'counter-5', counter, add(1), { cache });
+    await other.deleteStream('counter-5');
+    await other.append('counter-5', [1, 2, 3].map((by) => ({ id: `n${by}`, type: 'Added', data: { by } })), 'no_stream');
+    const { state } = await handleCommand(spied, 'counter-5', counter, add(4), { cache });
+    expect(state).toEqual({ total: 10, seen: 4 });
     expect(fullReads()).toBe(2);
+  });
+
+  it('starts a stream deleted since it was cached from nothing', async () => {
+    const cache = new StreamStateCache<Total>();
+    await handleCommand(store, 'counter-6', counter, add(5), { cache });
+    await other.deleteStream('counter-6');
+    const { state, written } = await handleCommand(store, 'counter-6', counter, add(1), { cache });
+    expect(state).toEqual({ total: 1, seen: 1 });
+    expect(written?.nextExpectedRevision).toBe(0n);
   });
 
   it('trusts a trusted cache without asking the store, and reloads it after a conflict', async () => {
@@ -179,7 +216,7 @@ describe('handleCommand with a state cache', () => {
     await other.append('counter-3', [{ id: 'from-other', type: 'Added', data: { by: 100 } }], 'any');
     const { state } = await handleCommand(spied, 'counter-3', counter, add(1), { cache: trusted, conflictRetries: 1 });
     expect(state).toEqual({ total: 103, seen: 4 });
-    expect(held.get('counter-3')).toEqual({ state: { total: 103, seen: 4 }, revision: 3n });
+    expect(held.get('counter-3')).toMatchObject({ state: { total: 103, seen: 4 }, revision: 3n });
   });
 
   it('keeps at most its bound of streams, dropping the least recently used', () => {

@@ -5,6 +5,7 @@ import {
   WrongExpectedRevisionError,
   type AppendResult,
   type EventStore,
+  type RecordedEvent,
 } from '@gw/event-store';
 import { newEventId } from './ids';
 
@@ -28,6 +29,22 @@ export interface StreamModel<Event extends DomainEvent, State> {
 export interface LoadedState<State> {
   state: State;
   revision: bigint;
+  /**
+   * The global position of the event at `revision`. It tells this stream's history from that of a
+   * stream deleted and created again under the same name, whose revisions may start over (the
+   * embedded store's do): positions are never reused. Without it, a cached state is only used by a
+   * trusted cache.
+   */
+  position?: bigint;
+}
+
+/** `state` with the events of `recorded` that the model knows folded in, in order. */
+function foldRecorded<Event extends DomainEvent, State>(model: StreamModel<Event, State>, state: State, recorded: readonly RecordedEvent[]): State {
+  for (const { type, data } of recorded) {
+    const event = { type, data };
+    if (model.isEvent(event)) state = model.evolve(state, event);
+  }
+  return state;
 }
 
 /** Reads a stream and folds the events its model knows. */
@@ -37,12 +54,9 @@ export async function readState<Event extends DomainEvent, State>(
   model: StreamModel<Event, State>,
 ): Promise<LoadedState<State>> {
   const history = await store.readStream(streamName);
-  let state = model.initialState();
-  for (const { type, data } of history) {
-    const event = { type, data };
-    if (model.isEvent(event)) state = model.evolve(state, event);
-  }
-  return { state, revision: history.length === 0 ? -1n : history[history.length - 1].revision };
+  const state = foldRecorded(model, model.initialState(), history);
+  const last = history.at(-1);
+  return last ? { state, revision: last.revision, position: last.position } : { state, revision: -1n };
 }
 
 /** States a process keeps of streams, so that a command does not read a whole history again. */
@@ -56,7 +70,8 @@ export interface StateCache<State> {
 
 /**
  * States of recently written streams: a command on a stream that nobody else changed since reads
- * its last event only, not its whole history. Bounded; least recently used dropped first. Decider
+ * its last event only, and one on a stream that another writer appended to reads those appends, not
+ * the whole history. Bounded by count; least recently used dropped first. Decider
  * states are immutable values, so sharing them is safe.
  */
 export class StreamStateCache<State = unknown> implements StateCache<State> {
@@ -149,7 +164,7 @@ export async function handleCommand<Event extends DomainEvent, State>(
         return { state: stored.state, events: [] };
       }
       const after = events.reduce(model.evolve, state);
-      if (revision !== undefined) options.cache?.set(streamName, { state: after, revision: written.nextExpectedRevision });
+      if (revision !== undefined) options.cache?.set(streamName, { state: after, revision: written.nextExpectedRevision, position: written.position });
       return { state: after, events, written };
     } catch (error) {
       if (error instanceof WrongExpectedRevisionError) {
@@ -176,6 +191,12 @@ export function commandHandler<Event extends DomainEvent, State>(model: StreamMo
     handleCommand(store, streamName, model, decide, { ...defaults, ...options });
 }
 
+/**
+ * The stream's current state: a trusted cache's as it is; an untrusted one's when the stream's last
+ * event is still the one it was folded to, or folded forward with the events appended since (another
+ * writer's), as long as the event it was folded to is still in place. Otherwise, and without a cached
+ * state, the whole stream is read again.
+ */
 async function load<Event extends DomainEvent, State>(
   store: EventStore,
   streamName: string,
@@ -183,8 +204,19 @@ async function load<Event extends DomainEvent, State>(
   cache: StateCache<State> | undefined,
 ): Promise<LoadedState<State>> {
   const cached = cache?.get(streamName);
-  if (cached && (cache?.trusted || (await store.readLastEvent(streamName))?.revision === cached.revision)) return cached;
-  return reload(store, streamName, model, cache);
+  if (!cached) return reload(store, streamName, model, cache);
+  if (cache?.trusted) return cached;
+  const last = await store.readLastEvent(streamName);
+  if (cached.position === undefined || !last || last.revision < cached.revision) return reload(store, streamName, model, cache);
+  if (last.revision === cached.revision) return last.position === cached.position ? cached : reload(store, streamName, model, cache);
+  // Read from the cached event itself, to check that it is still the one folded in.
+  const since = await store.readStream(streamName, { fromRevision: cached.revision });
+  const [from, ...newer] = since;
+  if (from?.revision !== cached.revision || from.position !== cached.position || newer.length === 0) return reload(store, streamName, model, cache);
+  const latest = newer[newer.length - 1];
+  const loaded = { state: foldRecorded(model, cached.state, newer), revision: latest.revision, position: latest.position };
+  cache?.set(streamName, loaded);
+  return loaded;
 }
 
 async function reload<Event extends DomainEvent, State>(
