@@ -201,11 +201,11 @@ describe('handleCommand with a state cache', () => {
     expect(written?.nextExpectedRevision).toBe(0n);
   });
 
-  it('trusts a trusted cache without asking the store, and reloads it after a conflict', async () => {
+  it("trusts a trusted cache without asking the store, and folds the other writer's events in after a conflict", async () => {
     const held = new Map<string, LoadedState<Total>>();
     const trusted: StateCache<Total> = { trusted: true, get: (n) => held.get(n), set: (n, l) => void held.set(n, l) };
+    const { store: spied, fullReads, rangeReads } = counting(store);
     let lastEventReads = 0;
-    const spied = Object.create(store) as EventStore;
     spied.readLastEvent = (name) => {
       lastEventReads += 1;
       return store.readLastEvent(name);
@@ -217,6 +217,19 @@ describe('handleCommand with a state cache', () => {
     const { state } = await handleCommand(spied, 'counter-3', counter, add(1), { cache: trusted, conflictRetries: 1 });
     expect(state).toEqual({ total: 103, seen: 4 });
     expect(held.get('counter-3')).toMatchObject({ state: { total: 103, seen: 4 }, revision: 3n });
+    // The first command's empty read, then only the cached event and the other writer's.
+    expect(fullReads()).toBe(1);
+    expect(rangeReads()).toEqual([[1n, 2n]]);
+  });
+
+  it('reads the stream whole after a conflict when the trusted state has no position (restored from a snapshot)', async () => {
+    await other.append('counter-7', [{ id: 'a', type: 'Added', data: { by: 1 } }, { id: 'b', type: 'Added', data: { by: 2 } }], 'no_stream');
+    const held = new Map<string, LoadedState<Total>>([['counter-7', { state: { total: 1, seen: 1 }, revision: 0n }]]);
+    const trusted: StateCache<Total> = { trusted: true, get: (n) => held.get(n), set: (n, l) => void held.set(n, l) };
+    const { store: spied, fullReads } = counting(store);
+    const { state } = await handleCommand(spied, 'counter-7', counter, add(4), { cache: trusted, conflictRetries: 1 });
+    expect(state).toEqual({ total: 7, seen: 3 });
+    expect(fullReads()).toBe(1);
   });
 
   it('keeps at most its bound of streams, dropping the least recently used', () => {

@@ -64,7 +64,7 @@ export interface StateCache<State> {
   get(streamName: string): LoadedState<State> | undefined;
   set(streamName: string, loaded: LoadedState<State>): void;
   /** The process is the stream's only writer, so a cached state is used without asking the store
-   * for the stream's last revision; a conflict on append still reloads it. */
+   * for the stream's last revision; a conflict on append still brings it up to date from the store. */
   readonly trusted?: boolean;
 }
 
@@ -170,8 +170,8 @@ export async function handleCommand<Event extends DomainEvent, State>(
       if (error instanceof WrongExpectedRevisionError) {
         conflicts += 1;
         if (conflicts > retries) throw new ConflictRetriesExhausted(streamName, conflicts);
-        // A trusted cache is wrong now; an untrusted one is checked on the next load anyway.
-        if (options.cache?.trusted) await reload(store, streamName, model, options.cache);
+        // A trusted cache is behind now; an untrusted one is checked on the next load anyway.
+        if (options.cache?.trusted) await catchUp(store, streamName, model, options.cache, options.cache.get(streamName));
         // Full jitter on an exponential bound spreads writers that collided on the same stream.
         await sleep(Math.random() * Math.min(200, 10 * 2 ** conflicts));
         continue;
@@ -191,12 +191,7 @@ export function commandHandler<Event extends DomainEvent, State>(model: StreamMo
     handleCommand(store, streamName, model, decide, { ...defaults, ...options });
 }
 
-/**
- * The stream's current state: a trusted cache's as it is; an untrusted one's when the stream's last
- * event is still the one it was folded to, or folded forward with the events appended since (another
- * writer's), as long as the event it was folded to is still in place. Otherwise, and without a cached
- * state, the whole stream is read again.
- */
+/** The stream's current state: a trusted cache's as it is, else `catchUp` from the cached state. */
 async function load<Event extends DomainEvent, State>(
   store: EventStore,
   streamName: string,
@@ -204,10 +199,26 @@ async function load<Event extends DomainEvent, State>(
   cache: StateCache<State> | undefined,
 ): Promise<LoadedState<State>> {
   const cached = cache?.get(streamName);
-  if (!cached) return reload(store, streamName, model, cache);
-  if (cache?.trusted) return cached;
+  if (cached && cache?.trusted) return cached;
+  return catchUp(store, streamName, model, cache, cached);
+}
+
+/**
+ * `cached` brought up to date, and cached: as it is when the stream's last event is still the one it
+ * was folded to, or folded forward with the events appended since (another writer's) when that event
+ * is still in place. Otherwise (nothing cached, no position to check, a stream deleted since) the
+ * stream is read whole.
+ */
+async function catchUp<Event extends DomainEvent, State>(
+  store: EventStore,
+  streamName: string,
+  model: StreamModel<Event, State>,
+  cache: StateCache<State> | undefined,
+  cached: LoadedState<State> | undefined,
+): Promise<LoadedState<State>> {
+  if (cached?.position === undefined) return reload(store, streamName, model, cache);
   const last = await store.readLastEvent(streamName);
-  if (cached.position === undefined || !last || last.revision < cached.revision) return reload(store, streamName, model, cache);
+  if (!last || last.revision < cached.revision) return reload(store, streamName, model, cache);
   if (last.revision === cached.revision) return last.position === cached.position ? cached : reload(store, streamName, model, cache);
   // Read from the cached event itself, to check that it is still the one folded in.
   const since = await store.readStream(streamName, { fromRevision: cached.revision });

@@ -37,6 +37,26 @@ describe('the notification writer', () => {
     expect(stored.map((e) => (e.data as NotificationCreated['data']).sequence)).toEqual([1, 2]);
   });
 
+  it('after a conflict, reads only what the other writer appended, not the whole stream', async () => {
+    const log = new MemoryLog();
+    const first = writerOn(log);
+    const second = writerOn(log);
+    for (const id of ['a', 'b', 'c']) await first.writer.run(I, create(id));
+    await second.writer.run(I, create('d'));
+    const reads = jest.spyOn(MemoryEventStore.prototype, 'readStream');
+    try {
+      // The first writer's model is at 'c' (revision 2): its append conflicts with 'd'.
+      const [created] = await first.writer.run(I, create('e'));
+      expect(created.data).toMatchObject({ webhookId: 'msg_e', sequence: 5 });
+      // One read, from the event the model was at: no read of the stream from its start.
+      expect(reads.mock.calls.map(([, range]) => range)).toEqual([{ fromRevision: 2n }]);
+    } finally {
+      reads.mockRestore();
+    }
+    expect(Object.keys(first.model.notificationsOf(I).state.open).sort()).toEqual(['msg_a', 'msg_b', 'msg_c', 'msg_d', 'msg_e']);
+    expect(first.model.notificationsOf(I).revision).toBe(4n);
+  });
+
   it('runs one instance’s commands one after the other, so that it never conflicts with itself', async () => {
     const log = new MemoryLog();
     const { writer, model } = writerOn(log);

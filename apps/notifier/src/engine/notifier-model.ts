@@ -5,7 +5,6 @@ import {
   evolveNotifications,
   initialNotificationsState,
   isNotificationEvent,
-  type NotificationEvent,
   type NotificationsState,
   type NotifierState,
   type OpenNotification,
@@ -17,6 +16,9 @@ import { restoredView, storedView, type SnapshotEntry } from './snapshots';
 export interface View<State> {
   state: State;
   revision: bigint;
+  /** That event's global position, when known (not from a snapshot): with it, a conflict on append
+   * folds in only the other writer's events (handleCommand), instead of reading the stream whole. */
+  position?: bigint;
 }
 
 /** Which partition an instance belongs to, stable across processes and restarts. */
@@ -86,22 +88,13 @@ export class NotifierModel {
     return true;
   }
 
-  /** Folds notification events written at consecutive revisions ending at `lastRevision`. */
-  applyNotificationEvents(instanceId: string, events: readonly NotificationEvent[], lastRevision: bigint): void {
-    let view = this.notificationsOf(instanceId);
-    const firstRevision = lastRevision - BigInt(events.length) + 1n;
-    events.forEach((event, i) => {
-      const revision = firstRevision + BigInt(i);
-      if (revision > view.revision) view = { state: evolveNotifications(view.state, event), revision };
-    });
-    this.replaceNotifications(instanceId, view);
-  }
-
+  /** Folds a notification event read from the log; returns whether it was new to this model. */
   applyRecordedNotification(instanceId: string, event: RecordedEvent): boolean {
     if (!isNotificationEvent(event)) return false;
-    const before = this.notificationsOf(instanceId).revision;
-    this.applyNotificationEvents(instanceId, [event], event.revision);
-    return this.notificationsOf(instanceId).revision !== before;
+    const view = this.notificationsOf(instanceId);
+    if (event.revision <= view.revision) return false;
+    this.replaceNotifications(instanceId, { state: evolveNotifications(view.state, event), revision: event.revision, position: event.position });
+    return true;
   }
 
   /** Replaces an instance's notifications view with one read afresh from its stream. */

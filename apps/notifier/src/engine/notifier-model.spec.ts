@@ -1,0 +1,45 @@
+import type { RecordedEvent } from '@gw/event-store';
+import { NotifierModel } from './notifier-model';
+
+const instanceId = 'i1';
+
+/** A NotificationCreated of `instanceId` as read from the log, at `revision` and `position`. */
+function createdAt(revision: bigint, position: bigint, webhookId: string): RecordedEvent {
+  const sequence = Number(revision) + 1;
+  return {
+    id: `e-${webhookId}`,
+    streamName: `notifications-${instanceId}`,
+    revision,
+    position,
+    type: 'NotificationCreated',
+    data: {
+      instanceId,
+      webhookId,
+      sequence,
+      body: { instanceId, sequence, messages: [{ id: `m${sequence}`, fromMe: false, type: 'chat', sealed: 'pd2.x', time: 1 }] },
+      sourceEventIds: [`src-${sequence}`],
+      createdAt: '2026-01-01T00:00:00.000Z',
+    },
+    metadata: {},
+    recordedAt: '2026-01-01T00:00:00.000Z',
+  };
+}
+
+describe('NotifierModel notification views', () => {
+  it('folds each revision once and keeps the position of the last event folded', () => {
+    const model = new NotifierModel(1, 0);
+    expect(model.applyRecordedNotification(instanceId, createdAt(0n, 10n, 'w1'))).toBe(true);
+    expect(model.applyRecordedNotification(instanceId, createdAt(1n, 14n, 'w2'))).toBe(true);
+    // The echo of an event already folded (the notifier's own append, read back) changes nothing.
+    expect(model.applyRecordedNotification(instanceId, createdAt(1n, 14n, 'w2'))).toBe(false);
+    const view = model.notificationsOf(instanceId);
+    expect({ revision: view.revision, position: view.position, open: Object.keys(view.state.open) }).toEqual({ revision: 1n, position: 14n, open: ['w1', 'w2'] });
+    expect([...model.instancesWithOpenNotifications()]).toEqual([instanceId]);
+  });
+
+  it('ignores events of other types on a notifications stream', () => {
+    const model = new NotifierModel(1, 0);
+    expect(model.applyRecordedNotification(instanceId, { ...createdAt(0n, 3n, 'w1'), type: 'SomethingNewer' })).toBe(false);
+    expect(model.notificationsOf(instanceId).revision).toBe(-1n);
+  });
+});
