@@ -25,7 +25,9 @@ export class Stopping extends Error {
  * trusted cache: this process is the streams' usual writer). Commands for one instance run one
  * after the other, so that this process never conflicts with itself; commands for different
  * instances run side by side and the store commits them together. A concurrent writer (the API's
- * redeliver or an operator's resend, say) makes it reload the stream and decide again; an outage
+ * redeliver or an operator's resend, say) makes it fold that writer's events into the model (read
+ * from the model's revision on; the whole stream only for a view without a position, restored from a
+ * snapshot) and decide again; an outage
  * makes it wait and retry, since an outcome that is not recorded would be attempted again.
  */
 export class NotificationWriter {
@@ -62,7 +64,7 @@ export class NotificationWriter {
       {
         cache: this.modelOf(instanceId),
         // Other writers (the API's redeliver and test attempts, an operator's resend) append one
-        // command's events at a time; the notifier reloads and never gives up.
+        // command's events at a time; the notifier catches up with them and never gives up.
         conflictRetries: Number.POSITIVE_INFINITY,
         onUnavailable: async (error, attempt) => {
           if (this.signal.aborted) throw new Stopping();
