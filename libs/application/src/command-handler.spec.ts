@@ -166,8 +166,8 @@ describe('handleCommand with a state cache', () => {
     expect(state).toEqual({ total: 113, seen: 5 });
     // Only the first command (nothing cached) read the stream whole.
     expect(fullReads()).toBe(1);
-    // The second command read its cached event alone; the third, from there on.
-    expect(rangeReads()).toEqual([[0n], [1n, 2n, 3n, 4n]]);
+    // The second command read the last event only; the third, from the cached event on.
+    expect(rangeReads()).toEqual([[1n, 2n, 3n, 4n]]);
     expect(cache.get('counter-2')).toMatchObject({ state: { total: 113, seen: 5 }, revision: 5n });
   });
 
@@ -206,10 +206,15 @@ describe('handleCommand with a state cache', () => {
     const held = new Map<string, LoadedState<Total>>();
     const trusted: StateCache<Total> = { trusted: true, get: (n) => held.get(n), set: (n, l) => void held.set(n, l) };
     const { store: spied, fullReads, rangeReads } = counting(store);
+    let lastEventReads = 0;
+    spied.readLastEvent = (name) => {
+      lastEventReads += 1;
+      return store.readLastEvent(name);
+    };
     await handleCommand(spied, 'counter-3', counter, add(1), { cache: trusted });
     await handleCommand(spied, 'counter-3', counter, add(1), { cache: trusted });
     // The second command asked the store nothing.
-    expect(rangeReads()).toEqual([]);
+    expect({ lastEventReads, rangeReads: rangeReads() }).toEqual({ lastEventReads: 0, rangeReads: [] });
     await other.append('counter-3', [{ id: 'from-other', type: 'Added', data: { by: 100 } }], 'any');
     const { state } = await handleCommand(spied, 'counter-3', counter, add(1), { cache: trusted, conflictRetries: 1 });
     expect(state).toEqual({ total: 103, seen: 4 });
