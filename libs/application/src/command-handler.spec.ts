@@ -224,7 +224,7 @@ describe('handleCommand with a state cache', () => {
     expect(rangeReads()).toEqual([[1n, 2n]]);
   });
 
-  it('reads the stream whole after a conflict when the trusted state has no position (restored from a snapshot)', async () => {
+  it('reads the stream whole after a conflict when the trusted state has no position (restored from an older snapshot)', async () => {
     await other.append('counter-7', [{ id: 'a', type: 'Added', data: { by: 1 } }, { id: 'b', type: 'Added', data: { by: 2 } }], 'no_stream');
     const held = new Map<string, LoadedState<Total>>([['counter-7', { state: { total: 1, seen: 1 }, revision: 0n }]]);
     const trusted: StateCache<Total> = { trusted: true, get: (n) => held.get(n), set: (n, l) => void held.set(n, l) };

@@ -27,7 +27,7 @@ export class Stopping extends Error {
  * instances run side by side and the store commits them together. A concurrent writer (the API's
  * redeliver or an operator's resend, say) makes it fold that writer's events into the model (read
  * from the model's revision on; the whole stream only for a view without a position, restored from a
- * snapshot) and decide again; an outage
+ * snapshot of an earlier version) and decide again; an outage
  * makes it wait and retry, since an outcome that is not recorded would be attempted again.
  */
 export class NotificationWriter {

@@ -16,8 +16,9 @@ import { restoredView, storedView, type SnapshotEntry } from './snapshots';
 export interface View<State> {
   state: State;
   revision: bigint;
-  /** That event's global position, when known (not from a snapshot): with it, a conflict on append
-   * folds in only the other writer's events (handleCommand), instead of reading the stream whole. */
+  /** That event's global position, when known (not in snapshots of earlier versions): with it, a
+   * conflict on append folds in only the other writer's events (handleCommand), instead of reading
+   * the stream whole. */
   position?: bigint;
 }
 

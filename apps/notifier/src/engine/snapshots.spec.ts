@@ -124,9 +124,20 @@ describe('notifier snapshots', () => {
     expect(restored.instance(I)).toEqual(taken.instance(I));
     expect(restored.notifierState(I)).toEqual(taken.notifierState(I));
     expect(restored.notificationsOf(I).state.notices).toEqual({ expiresAt: '2026-01-04T00:00:00.000Z', keys: ['expiring@24'] });
-    expect(restored.notificationsOf(I)).toEqual({ state: taken.notificationsOf(I).state, revision: 1n });
+    // With the position of the view's last event, so that a conflict after the restart folds forward.
+    expect(restored.notificationsOf(I)).toEqual({ state: taken.notificationsOf(I).state, revision: 1n, position: taken.notificationsOf(I).position });
+    expect(restored.notificationsOf(I).position).toEqual(expect.any(BigInt));
     expect([...restored.instancesWithOpenNotifications()]).toEqual([I]);
     // Events the snapshot already holds are not applied twice.
     expect(restored.applyInstanceEvent(I, recorded(`instance-${I}`, 3n, 'WebhookCleared', { instanceId: I, clearedAt: '2026-01-02T00:00:00.000Z' }))).toBe(false);
+  });
+
+  it('restore a snapshot written before positions were kept, without a position', () => {
+    const stored = JSON.parse(JSON.stringify(populated().entries())) as SnapshotEntry[];
+    delete stored[0].notifications!.position;
+    const restored = new NotifierModel(1, 0);
+    restored.restore(stored);
+    expect(restored.notificationsOf(I).revision).toBe(1n);
+    expect('position' in restored.notificationsOf(I)).toBe(false);
   });
 });

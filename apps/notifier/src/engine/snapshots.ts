@@ -54,11 +54,14 @@ export async function readSnapshot(store: EventStore, ref: SnapshotRef): Promise
 }
 
 /** A view as stored in a snapshot. */
-export function storedView<State>(view: View<State>): { state: State; revision: string } {
-  return { state: view.state, revision: view.revision.toString() };
+export function storedView<State>(view: View<State>): { state: State; revision: string; position?: string } {
+  const stored = { state: view.state, revision: view.revision.toString() };
+  return view.position === undefined ? stored : { ...stored, position: view.position.toString() };
 }
 
-/** A view read back from a snapshot. */
-export function restoredView<State>(stored: { state: State; revision: string }): View<State> {
-  return { state: stored.state, revision: BigInt(stored.revision) };
+/** A view read back from a snapshot (without a position when the snapshot has none: one written
+ * before positions were kept, whose views are read whole at their first conflict). */
+export function restoredView<State>(stored: { state: State; revision: string; position?: string }): View<State> {
+  const view = { state: stored.state, revision: BigInt(stored.revision) };
+  return stored.position === undefined ? view : { ...view, position: BigInt(stored.position) };
 }
