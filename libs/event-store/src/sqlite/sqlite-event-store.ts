@@ -171,10 +171,12 @@ export class SqliteEventStore implements EventStore {
     }
   }
 
-  async readStream(streamName: string, range?: StreamRange): Promise<RecordedEvent[]> {
-    const rows = await this.withLockRetry(() =>
-      range ? this.statements.readStreamRange.all(streamName, range.fromRevision ?? 0n, range.maxCount ?? -1) : this.statements.readStream.all(streamName),
-    );
+  async readStream(streamName: string, range: StreamRange = {}): Promise<RecordedEvent[]> {
+    const { fromRevision, maxCount } = range;
+    const rows = await this.withLockRetry(() => {
+      if (maxCount !== undefined) return this.statements.readStreamRange.all(streamName, fromRevision ?? 0n, maxCount);
+      return fromRevision === undefined ? this.statements.readStream.all(streamName) : this.statements.readStreamFrom.all(streamName, fromRevision);
+    });
     return rows.map(toRecorded);
   }
 

@@ -42,7 +42,8 @@ export function prepareStatements(db: Database.Database) {
   return {
     ...append,
     readStream: db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision'),
-    // LIMIT -1: no limit.
+    // Without a count, no LIMIT at all: a bound LIMIT made a one-row read take about 1.6 times as long.
+    readStreamFrom: db.prepare<[string, bigint], EventRow>('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision'),
     readStreamRange: db.prepare<[string, bigint, number], EventRow>('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?'),
     lastOfStream: db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1'),
     head: db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events'),
