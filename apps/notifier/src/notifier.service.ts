@@ -44,6 +44,7 @@ export class NotifierService {
     const writer = new NotificationWriter(store, this.model, logger, this.controller.signal);
     const batcher = new NotificationBatcher(writer, metrics, logger, {
       batchMax: notifier.batchMax,
+      batchBytes: notifier.batchBytes,
       sending: (instanceId) => this.dispatcher.isSending(instanceId) || this.model.hasFreshNotification(instanceId),
       onCreated: () => this.dispatcher.wake(),
     });

@@ -60,6 +60,8 @@ export interface NotifierConfig {
   snapshotEvery: number;
   /** Most messages (or acks) one notification carries when they waited for the one before it. */
   batchMax: number;
+  /** Most bytes one notification's body takes (a single larger item travels alone). */
+  batchBytes: number;
   /** Hours before expiry at which an instance notice goes out (docs/api.md 8.9). */
   expiryNoticeHours: number[];
   /** MESSAGE_RETENTION_DAYS: days after which a day's message data keys are erased; 0 keeps them
@@ -187,6 +189,7 @@ export function readNotifier(read: EnvReader): NotifierConfig {
     checkpointIntervalMs: read.integer('NOTIFIER_CHECKPOINT_INTERVAL_MS', 1000, 10, 600_000),
     snapshotEvery: read.integer('NOTIFIER_SNAPSHOT_EVERY', 50_000, 0, 100_000_000),
     batchMax: read.integer('NOTIFICATION_BATCH_MAX', 100, 1, 1000),
+    batchBytes: read.integer('NOTIFICATION_BATCH_BYTES', 262_144, 1024, 16 * 1024 * 1024),
     // Decimals allowed, so that tests can put marks seconds apart.
     expiryNoticeHours: read.decimalList('EXPIRY_NOTICE_HOURS', DEFAULT_EXPIRY_NOTICE_HOURS, 876_000, 'hours'),
     messageRetentionDays: read.integer('MESSAGE_RETENTION_DAYS', 30, 0, 36_500),

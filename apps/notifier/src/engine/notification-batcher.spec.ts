@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SealedMessage } from '@gw/domain-inbox';
+import { randomBytes } from 'node:crypto';
+import { dataKey, sealMessageWith } from '@gw/application';
+import type { Message, SealedMessage } from '@gw/domain-inbox';
 import type { NotifiableItem, NotificationBody } from '@gw/domain-notifications';
 import { SqliteEventStore } from '@gw/event-store/sqlite';
 import { createLogger } from '@gw/logging';
@@ -35,10 +37,11 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function batcherWith(batchMax: number) {
+function batcherWith(batchMax: number, batchBytes = 262_144) {
   const created: string[] = [];
   const batcher = new NotificationBatcher(writer, new NotifierMetrics(), createLogger('error'), {
     batchMax,
+    batchBytes,
     // As the service wires it: a notification made and not yet attempted is on its way.
     sending: (id) => model.hasFreshNotification(id),
     onCreated: (id) => created.push(id),
@@ -92,6 +95,45 @@ describe('the notification batcher', () => {
       seen.push(carried());
     }
     expect(seen).toEqual([[['1']], [['2', '3']], [['4']], [['5', '6']], []]);
+  });
+
+  it('puts at most NOTIFICATION_BATCH_BYTES of body in a notification, as its receiver gets it', async () => {
+    const { batcher } = batcherWith(100, 262_144);
+    const key = dataKey(`${I}.20260304.0a1b2c3d`, randomBytes(32));
+    const clear = new Map<string, Message>();
+    for (let n = 1; n <= 10; n++) {
+      const plain: Message = { id: String(n), chatId: 'c@c.us', from: 'f@c.us', fromMe: false, senderName: 'Ana', type: 'chat', body: 'x'.repeat(60_000), time: 1 };
+      clear.set(plain.id, plain);
+      batcher.add(I, { sourceEventId: `ev-${n}`, message: sealMessageWith(key, plain) }, BigInt(n));
+    }
+    await batcher.flush();
+    const seen = [carried()];
+    for (let k = 0; k < 3; k++) {
+      await attemptEnds(batcher);
+      seen.push(carried());
+    }
+    // 60 KB each: four fit in 256 KiB with the envelope, five do not.
+    expect(seen).toEqual([[['1']], [['2', '3', '4', '5']], [['6', '7', '8', '9']], [['10']]]);
+    const body = (ids: string[]) => Buffer.byteLength(JSON.stringify({ instanceId: I, sequence: 3, messages: ids.map((id) => clear.get(id)) }));
+    expect(body(['2', '3', '4', '5'])).toBeLessThanOrEqual(262_144);
+    expect(body(['2', '3', '4', '5', '6'])).toBeGreaterThan(262_144);
+  });
+
+  it('sends an item larger than NOTIFICATION_BATCH_BYTES alone', async () => {
+    const { batcher } = batcherWith(100, 1024);
+    const key = dataKey(`${I}.20260304.0a1b2c3d`, randomBytes(32));
+    const big = (id: string): NotifiableItem => ({
+      sourceEventId: `ev-${id}`,
+      message: sealMessageWith(key, { id, chatId: 'c', from: 'f', fromMe: false, senderName: 's', type: 'chat', body: 'y'.repeat(2000), time: 1 }),
+    });
+    [m('1'), big('2'), big('3'), m('4')].forEach((item, i) => batcher.add(I, item, BigInt(i + 1)));
+    await batcher.flush();
+    const seen = [carried()];
+    for (let k = 0; k < 3; k++) {
+      await attemptEnds(batcher);
+      seen.push(carried());
+    }
+    expect(seen).toEqual([[['1']], [['2']], [['3']], [['4']]]);
   });
 
   it('makes everything waiting at once when asked for one instance (before its delivery goes off)', async () => {

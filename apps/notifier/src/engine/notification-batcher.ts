@@ -1,5 +1,5 @@
-import { notificationWebhookId } from '@gw/application';
-import { batchNotifiable, type NewNotification, type NotifiableItem } from '@gw/domain-notifications';
+import { notificationWebhookId, openedAckBytes, openedMessageBytes } from '@gw/application';
+import { batchNotifiable, type BatchLimits, type NewNotification, type NotifiableItem } from '@gw/domain-notifications';
 import type { Logger } from '@gw/logging';
 import type { NotifierMetrics } from '../metrics/metrics';
 import { Stopping, type NotificationWriter } from './notification-writer';
@@ -13,9 +13,25 @@ interface Waiting {
   batchable: boolean;
 }
 
+/** The bytes an item takes in a body as its receiver gets it (measured once, when it arrives). */
+const itemBytes = new WeakMap<NotifiableItem, number>();
+const sizeOf = (item: NotifiableItem): number => itemBytes.get(item) ?? measure(item);
+function measure(item: NotifiableItem): number {
+  const bytes = 'message' in item ? openedMessageBytes(item.message) : openedAckBytes(item.ack);
+  itemBytes.set(item, bytes);
+  return bytes;
+}
+
+/** The bytes of a body's envelope around its items: the largest sequence and the longer key. */
+function envelopeBytes(instanceId: string): number {
+  return Buffer.byteLength(JSON.stringify({ instanceId, sequence: Number.MAX_SAFE_INTEGER, messages: [] }));
+}
+
 export interface BatcherOptions {
   /** NOTIFICATION_BATCH_MAX. */
   batchMax: number;
+  /** NOTIFICATION_BATCH_BYTES: a body's bytes, envelope included. */
+  batchBytes: number;
   /** Whether a notification of the instance is on its way: being sent, or made and waiting for its
    * first attempt (behind NOTIFIER_CONCURRENCY). Its traffic waits for that attempt to end. */
   sending(instanceId: string): boolean;
@@ -35,7 +51,7 @@ export function webhookIdFor(sourceEventId: string): string {
  * notification at the next turn of the event loop, alone; from then on that notification is on its
  * way (made and waiting for its first attempt, or being sent), and whatever else of the instance
  * arrives waits for that attempt to end, then travels together in the next one (leading items of one
- * kind, at most NOTIFICATION_BATCH_MAX; `batchNotifiable`). The notifications of all instances made in
+ * kind, at most NOTIFICATION_BATCH_MAX and NOTIFICATION_BATCH_BYTES; `batchNotifiable`). The notifications of all instances made in
  * one turn are written at once, so that the store commits them together.
  */
 export class NotificationBatcher {
@@ -55,6 +71,7 @@ export class NotificationBatcher {
 
   add(instanceId: string, item: NotifiableItem, position: bigint): void {
     const queue = this.waiting.get(instanceId) ?? [];
+    measure(item);
     queue.push({ item, position, batchable: this.options.sending(instanceId) });
     this.waiting.set(instanceId, queue);
     this.schedule();
@@ -108,7 +125,7 @@ export class NotificationBatcher {
   private async create(instanceId: string, everything: boolean): Promise<void> {
     const queue = this.waiting.get(instanceId);
     if (!queue?.length) return;
-    const taken = queue.splice(0, everything ? queue.length : this.headCount(queue));
+    const taken = queue.splice(0, everything ? queue.length : this.headCount(instanceId, queue));
     if (queue.length === 0) this.waiting.delete(instanceId);
     for (const rest of queue) rest.batchable = true;
     const writing = this.writing.get(instanceId) ?? [];
@@ -118,7 +135,7 @@ export class NotificationBatcher {
     try {
       const created = await this.writer.run(instanceId, {
         type: 'CreateNotifications',
-        data: { instanceId, notifications: this.notificationsOf(taken), now: new Date().toISOString() },
+        data: { instanceId, notifications: this.notificationsOf(instanceId, taken), now: new Date().toISOString() },
       });
       this.metrics.created.inc({}, created.length);
       this.metrics.items.inc({}, taken.length);
@@ -136,22 +153,28 @@ export class NotificationBatcher {
 
   /** How many items from the head of a queue make its next notification: the first batch that
    * `batchNotifiable` makes of the leading items that may share one. */
-  private headCount(queue: readonly Waiting[]): number {
+  private headCount(instanceId: string, queue: readonly Waiting[]): number {
     if (!queue[0].batchable) return 1;
     const leading: NotifiableItem[] = [];
     for (const w of queue) {
       if (!w.batchable || leading.length === this.options.batchMax) break;
       leading.push(w.item);
     }
-    return batchNotifiable(leading, this.options.batchMax)[0].sourceEventIds.length;
+    return batchNotifiable(leading, this.limits(instanceId))[0].sourceEventIds.length;
+  }
+
+  /** NOTIFICATION_BATCH_MAX items, and NOTIFICATION_BATCH_BYTES of body (docs/api.md section 11). */
+  private limits(instanceId: string): BatchLimits {
+    return { maxItems: this.options.batchMax, maxBytes: this.options.batchBytes - envelopeBytes(instanceId), sizeOf };
   }
 
   /** Batchable runs share notifications; anything else goes alone, all in record order. */
-  private notificationsOf(taken: readonly Waiting[]): NewNotification[] {
+  private notificationsOf(instanceId: string, taken: readonly Waiting[]): NewNotification[] {
+    const limits = this.limits(instanceId);
     const notifications: NewNotification[] = [];
     let run: NotifiableItem[] = [];
     const closeRun = () => {
-      for (const batch of batchNotifiable(run, this.options.batchMax)) notifications.push({ webhookId: webhookIdFor(batch.sourceEventIds[0]), ...batch });
+      for (const batch of batchNotifiable(run, limits)) notifications.push({ webhookId: webhookIdFor(batch.sourceEventIds[0]), ...batch });
       run = [];
     };
     for (const { item, batchable } of taken) {

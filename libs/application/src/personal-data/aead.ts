@@ -9,6 +9,8 @@ import * as sodium from 'sodium-native';
 export const KEY_BYTES: number = sodium.crypto_aead_xchacha20poly1305_ietf_KEYBYTES;
 const NONCE_BYTES: number = sodium.crypto_aead_xchacha20poly1305_ietf_NPUBBYTES;
 const TAG_BYTES: number = sodium.crypto_aead_xchacha20poly1305_ietf_ABYTES;
+/** What sealing adds to a plaintext's bytes: the nonce and the tag. */
+export const AEAD_OVERHEAD_BYTES = NONCE_BYTES + TAG_BYTES;
 const { crypto_aead_xchacha20poly1305_ietf_encrypt: encrypt, crypto_aead_xchacha20poly1305_ietf_decrypt: decrypt, randombytes_buf: randomFill } = sodium;
 
 /** base64url of `nonce | ciphertext | tag`: `plaintext` (UTF-8) sealed under `key`, `aad`

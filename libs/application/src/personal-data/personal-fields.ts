@@ -4,7 +4,7 @@ import { EventStoreUnavailableError, type EventStore } from '@gw/event-store';
 import type { SecretBox } from '../secret-box';
 import { DataKeys, type DataKey, type DataKeysOptions } from './data-keys';
 import { utcDay } from './personal-data.events';
-import { keyRefOfChecked, knownKeyRef, openFields, sealedKeyRef, sealFields, type SealedKind } from './sealed-value';
+import { keyRefOfChecked, knownKeyRef, openFields, sealedClearBytes, sealedKeyRef, sealFields, type SealedKind } from './sealed-value';
 
 export type { SealedKind } from './sealed-value';
 
@@ -28,6 +28,21 @@ export type OpenedBody<E> =
   | { instanceId: string; sequence: number; messages: OpenedMessage<E>[] }
   | { instanceId: string; sequence: number; ack: OpenedAck<E>[] }
   | Extract<NotificationBody, { instance: unknown }>;
+
+/**
+ * The bytes a message's JSON takes in a notification body once opened, without opening it: its
+ * fields in the clear plus its personal fields, whose JSON text the sealed value holds (sealed as an
+ * array, opened as four members: 35 bytes more of names and commas). An erased field opens as
+ * `null`, which may be 2 bytes longer than the value was: counted too, so this is never short.
+ */
+export function openedMessageBytes({ sealed, ...clear }: SealedMessage): number {
+  return Buffer.byteLength(JSON.stringify(clear)) + sealedClearBytes(sealed) + 35 + 4 * 2;
+}
+
+/** The same for an ack: its one personal field, `chatId`, opens as one member (8 bytes more). */
+export function openedAckBytes({ sealed, ...clear }: SealedAck): number {
+  return Buffer.byteLength(JSON.stringify(clear)) + sealedClearBytes(sealed) + 8 + 2;
+}
 
 /** A message as stored, sealed with a key its writer holds (the bench's synthetic logs). */
 export function sealMessageWith(key: DataKey, message: Message): SealedMessage {

@@ -1,4 +1,4 @@
-import { aeadOpen, aeadSeal } from './aead';
+import { AEAD_OVERHEAD_BYTES, aeadOpen, aeadSeal } from './aead';
 import type { DataKey } from './data-keys';
 
 /** What a sealed value holds: a message's four personal fields or an ack's one. */
@@ -59,4 +59,12 @@ export function openFields(key: DataKey, kind: SealedKind, sealed: string): stri
   }
   // Authentic values are always this shape; anything else is not used.
   return Array.isArray(fields) && fields.length === FIELDS[kind] && fields.every((v) => typeof v === 'string') ? (fields as string[]) : undefined;
+}
+
+/** The UTF-8 bytes of the JSON array text sealed in `sealed`, known from its length alone (the AEAD
+ * adds a fixed nonce and tag); for a value not in the form, its own length. */
+export function sealedClearBytes(sealed: string): number {
+  if (!SEALED_START.test(sealed)) return sealed.length;
+  const encoded = sealed.length - CIPHERTEXT_START;
+  return Math.max(0, Math.floor((encoded * 3) / 4) - AEAD_OVERHEAD_BYTES);
 }

@@ -10,15 +10,28 @@ export interface NotificationBatch {
   sourceEventIds: string[];
 }
 
+/** How much one notification may carry (docs/api.md section 6 and 11). */
+export interface BatchLimits {
+  /** NOTIFICATION_BATCH_MAX: items. */
+  maxItems: number;
+  /** The bytes the items' JSON may take in one body (NOTIFICATION_BATCH_BYTES less the envelope). */
+  maxBytes: number;
+  /** The bytes an item's JSON takes in the body as the receiver gets it (its fields opened). The
+   * domain never opens sealed fields, so the caller, which knows their form, measures. */
+  sizeOf(item: NotifiableItem): number;
+}
+
 /**
  * Groups an instance's waiting messages and acks into notifications (docs/api.md section 6): record
- * order is kept, consecutive items of one kind travel together, at most `max` per notification, and
- * messages and acks never share one.
+ * order is kept, consecutive items of one kind travel together, at most `maxItems` and `maxBytes`
+ * of them per notification (an item larger than `maxBytes` alone travels alone), and messages and
+ * acks never share one.
  */
-export function batchNotifiable(items: readonly NotifiableItem[], max: number): NotificationBatch[] {
-  if (!Number.isInteger(max) || max < 1) throw new RangeError(`batch size must be a whole number from 1, not ${max}`);
+export function batchNotifiable(items: readonly NotifiableItem[], limits: BatchLimits): NotificationBatch[] {
+  const { maxItems, maxBytes, sizeOf } = limits;
+  if (!Number.isInteger(maxItems) || maxItems < 1) throw new RangeError(`batch size must be a whole number from 1, not ${maxItems}`);
   const batches: NotificationBatch[] = [];
-  let current: { messages: SealedMessage[]; ack: SealedAck[]; sourceEventIds: string[] } | undefined;
+  let current: { messages: SealedMessage[]; ack: SealedAck[]; sourceEventIds: string[]; bytes: number } | undefined;
   const close = () => {
     if (!current) return;
     batches.push({
@@ -29,11 +42,14 @@ export function batchNotifiable(items: readonly NotifiableItem[], max: number): 
   };
   for (const item of items) {
     const isMessage = 'message' in item;
-    if (current && (current.sourceEventIds.length >= max || (current.messages.length > 0) !== isMessage)) close();
-    current ??= { messages: [], ack: [], sourceEventIds: [] };
+    // Items are joined by a comma in the body's array.
+    const bytes = sizeOf(item) + 1;
+    if (current && (current.sourceEventIds.length >= maxItems || current.bytes + bytes > maxBytes || (current.messages.length > 0) !== isMessage)) close();
+    current ??= { messages: [], ack: [], sourceEventIds: [], bytes: 0 };
     if ('message' in item) current.messages.push(item.message);
     else current.ack.push(item.ack);
     current.sourceEventIds.push(item.sourceEventId);
+    current.bytes += bytes;
   }
   close();
   return batches;

@@ -1,7 +1,7 @@
 import { deciderSpec } from '@gw/domain-core/testing';
 import { fold } from '@gw/domain-core';
 import type { SealedAck, SealedMessage } from '@gw/domain-inbox';
-import { batchNotifiable, type NotifiableItem } from './notification-batches';
+import { batchNotifiable, type BatchLimits, type NotifiableItem } from './notification-batches';
 import type { NotificationContent, NotificationEvent } from './notification.events';
 import { notificationsDecider, type NewNotification, type NotificationCommand } from './notifications.decider';
 
@@ -64,14 +64,21 @@ describe('creating notifications', () => {
 });
 
 describe('batching waiting messages and acks', () => {
+  /** Sizes as the items' ids say: `m('1')` weighs 1 byte unless `weights` names it. */
+  const limits = (maxItems: number, maxBytes = Number.POSITIVE_INFINITY, weights: Record<string, number> = {}): BatchLimits => ({
+    maxItems,
+    maxBytes,
+    sizeOf: (item) => weights[item.sourceEventId] ?? 1,
+  });
+
   it('puts consecutive items of one kind in one notification, in record order', () => {
-    expect(batchNotifiable([m('1'), m('2'), m('3')], 100)).toEqual([
+    expect(batchNotifiable([m('1'), m('2'), m('3')], limits(100))).toEqual([
       { content: { messages: [message('1'), message('2'), message('3')] }, sourceEventIds: ['ev-1', 'ev-2', 'ev-3'] },
     ]);
   });
 
   it('never mixes messages and acks, and keeps record order across the kinds', () => {
-    expect(batchNotifiable([m('1'), a('2'), a('3'), m('4')], 100)).toEqual([
+    expect(batchNotifiable([m('1'), a('2'), a('3'), m('4')], limits(100))).toEqual([
       { content: { messages: [message('1')] }, sourceEventIds: ['ev-1'] },
       { content: { ack: [ack('2'), ack('3')] }, sourceEventIds: ['ev-2', 'ev-3'] },
       { content: { messages: [message('4')] }, sourceEventIds: ['ev-4'] },
@@ -80,12 +87,25 @@ describe('batching waiting messages and acks', () => {
 
   it('carries at most the batch size per notification', () => {
     const items = ['1', '2', '3', '4', '5'].map(a);
-    expect(batchNotifiable(items, 2).map((b) => b.sourceEventIds)).toEqual([['ev-1', 'ev-2'], ['ev-3', 'ev-4'], ['ev-5']]);
-    expect(batchNotifiable(items, 1)).toHaveLength(5);
+    expect(batchNotifiable(items, limits(2)).map((b) => b.sourceEventIds)).toEqual([['ev-1', 'ev-2'], ['ev-3', 'ev-4'], ['ev-5']]);
+    expect(batchNotifiable(items, limits(1))).toHaveLength(5);
+  });
+
+  it('carries at most the byte bound per notification, an item larger than it alone', () => {
+    // Each item costs its size plus one byte for the comma that joins it to the next.
+    const items = ['1', '2', '3', '4', '5', '6'].map(m);
+    const weights = { 'ev-1': 40, 'ev-2': 40, 'ev-3': 40, 'ev-4': 150, 'ev-5': 10, 'ev-6': 10 };
+    expect(batchNotifiable(items, limits(100, 100, weights)).map((b) => b.sourceEventIds)).toEqual([['ev-1', 'ev-2'], ['ev-3'], ['ev-4'], ['ev-5', 'ev-6']]);
+  });
+
+  it('fills a notification up to exactly the byte bound', () => {
+    const items = ['1', '2'].map(a);
+    expect(batchNotifiable(items, limits(100, 20, { 'ev-1': 9, 'ev-2': 9 }))).toHaveLength(1);
+    expect(batchNotifiable(items, limits(100, 19, { 'ev-1': 9, 'ev-2': 9 }))).toHaveLength(2);
   });
 
   it('makes nothing of nothing, and refuses a batch size below 1', () => {
-    expect(batchNotifiable([], 100)).toEqual([]);
-    expect(() => batchNotifiable([m('1')], 0)).toThrow(RangeError);
+    expect(batchNotifiable([], limits(100))).toEqual([]);
+    expect(() => batchNotifiable([m('1')], limits(0))).toThrow(RangeError);
   });
 });
