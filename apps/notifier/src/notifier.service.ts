@@ -50,6 +50,8 @@ export class NotifierService {
     });
     this.dispatcher = new Dispatcher(this.model, writer, sender, secrets, personalData, store, {
       concurrency: notifier.concurrency,
+      accountConcurrency: notifier.accountConcurrency,
+      endpointConcurrency: notifier.endpointConcurrency,
       retryScheduleSeconds: webhooks.retryScheduleSeconds,
       conflictRetries: storeConfig.conflictRetries,
       onAttemptEnded: (instanceId) => batcher.release(instanceId),

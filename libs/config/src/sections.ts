@@ -52,7 +52,10 @@ export interface WebhooksConfig {
 
 /** The notifier's share of the work and its pacing. */
 export interface NotifierConfig {
+  /** Requests in flight at once: in all, for one account, to one receiver origin (docs/api.md section 11). */
   concurrency: number;
+  accountConcurrency: number;
+  endpointConcurrency: number;
   partitions: number;
   partition: number;
   checkpointIntervalMs: number;
@@ -184,6 +187,8 @@ const DEFAULT_EXPIRY_NOTICE_HOURS = [72, 24];
 export function readNotifier(read: EnvReader): NotifierConfig {
   const notifier: NotifierConfig = {
     concurrency: read.integer('NOTIFIER_CONCURRENCY', 64, 1, 10_000),
+    accountConcurrency: read.integer('NOTIFIER_ACCOUNT_CONCURRENCY', 32, 1, 10_000),
+    endpointConcurrency: read.integer('NOTIFIER_ENDPOINT_CONCURRENCY', 32, 1, 10_000),
     partitions: read.integer('NOTIFIER_PARTITIONS', 1, 1, 1024),
     partition: read.integer('NOTIFIER_PARTITION', 0, 0, 1023),
     checkpointIntervalMs: read.integer('NOTIFIER_CHECKPOINT_INTERVAL_MS', 1000, 10, 600_000),

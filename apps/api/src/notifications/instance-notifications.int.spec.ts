@@ -6,7 +6,7 @@ import { withEventSchemas } from '@gw/application';
 import { isNotificationEvent, notificationHistory, notificationsStreamName, type NotificationBody, type NotificationEvent } from '@gw/domain-notifications';
 import type { EventStore, RecordedEvent, StreamRange } from '@gw/event-store';
 import { SqliteEventStore } from '@gw/event-store/sqlite';
-import { InstanceNotifications } from './instance-notifications';
+import { InstanceNotifications, type InstanceNotificationsView } from './instance-notifications';
 
 const at = '2026-11-23T10:00:00.000Z';
 
@@ -61,6 +61,11 @@ describe('InstanceNotifications: histories held between requests, on the embedde
     rmSync(dir, { recursive: true, force: true });
   });
 
+  async function pageOf(view: InstanceNotificationsView, from: number, limit: number) {
+    const records = [];
+    for await (const record of view.withBodies(from, limit)) records.push(record);
+    return records;
+  }
   const notifications = (max?: number) => new InstanceNotifications(counting as unknown as EventStore, max);
   async function append(instanceId: string, events: NotificationEvent[]): Promise<void> {
     const name = notificationsStreamName(instanceId);
@@ -79,7 +84,7 @@ describe('InstanceNotifications: histories held between requests, on the embedde
     await append('i1', [created('i1', 1), created('i1', 2), delivered('i1', 1), created('i1', 3)]);
     const first = await held.read('i1');
     expect(first.lastSequence).toBe(3);
-    expect(await first.between(1, Infinity, 100)).toEqual(await wholeFold('i1'));
+    expect(await pageOf(first, 1, 100)).toEqual(await wholeFold('i1'));
 
     // Later events change old notifications' outcomes and add new ones.
     await append('i1', [cancelled('i1', 2), created('i1', 4), redelivered('i1', 1), delivered('i1', 4)]);
@@ -88,7 +93,7 @@ describe('InstanceNotifications: histories held between requests, on the embedde
     // The four new events only.
     expect(counting.eventsRead).toBe(4);
     expect(second.lastSequence).toBe(4);
-    const all = await second.between(1, Infinity, 100);
+    const all = await pageOf(second, 1, 100);
     // Then the page's bodies, at revisions 0, 1, 3 and 5: one read of six events.
     expect(counting.eventsRead).toBe(4 + 6);
     expect(all).toEqual(await wholeFold('i1'));
@@ -107,20 +112,37 @@ describe('InstanceNotifications: histories held between requests, on the embedde
     await append('i1', events);
     const view = await held.read('i1');
     counting.eventsRead = 0;
-    const page = await view.between(21, Infinity, 5);
+    const page = await pageOf(view, 21, 5);
     expect(page.map((n) => n.sequence)).toEqual([21, 22, 23, 24, 25]);
     expect(page.map((n) => n.body)).toEqual([21, 22, 23, 24, 25].map((s) => bodyOf('i1', s)));
     // From the first page body's revision to the last one's: 9 events, not the stream's 100.
     expect(counting.eventsRead).toBe(9);
-    expect(await view.between(51, Infinity, 5)).toEqual([]);
-    expect(await view.between(10, 12, 100)).toEqual((await wholeFold('i1')).slice(9, 12));
+    expect(await pageOf(view, 51, 5)).toEqual([]);
+    expect(await pageOf(view, 10, 3)).toEqual((await wholeFold('i1')).slice(9, 12));
+  });
+
+  it('lists references to a range without reading a body, and reads bodies a few at a time as they are taken', async () => {
+    const held = notifications();
+    const events: NotificationEvent[] = [];
+    for (let sequence = 1; sequence <= 30; sequence++) events.push(created('i1', sequence), delivered('i1', sequence));
+    await append('i1', events);
+    const view = await held.read('i1');
+    counting.eventsRead = 0;
+    expect(view.refs(3, 5, 100)).toEqual([3, 4, 5].map((sequence) => ({ webhookId: `msg_${sequence}`, sequence, createdRevision: 2 * (sequence - 1) })));
+    expect(counting.eventsRead).toBe(0);
+    // A reader that stops after the first record has read the first few bodies only.
+    for await (const record of view.withBodies(1, 100)) {
+      expect(record.sequence).toBe(1);
+      break;
+    }
+    expect(counting.eventsRead).toBeLessThanOrEqual(16);
   });
 
   it('answers an instance with no notifications with nothing, and sees its first one on the next request', async () => {
     const held = notifications();
     const empty = await held.read('i9');
     expect(empty.lastSequence).toBe(0);
-    expect(await empty.between(1, Infinity, 100)).toEqual([]);
+    expect(await pageOf(empty, 1, 100)).toEqual([]);
     await append('i9', [created('i9', 1)]);
     expect((await held.read('i9')).lastSequence).toBe(1);
   });
@@ -132,7 +154,7 @@ describe('InstanceNotifications: histories held between requests, on the embedde
     await append('i1', [created('i1', 2)]);
     await held.read('i1');
     expect(view.lastSequence).toBe(1);
-    expect((await view.between(1, Infinity, 100)).map((n) => n.sequence)).toEqual([1]);
+    expect((await pageOf(view, 1, 100)).map((n) => n.sequence)).toEqual([1]);
   });
 
   it('folds each event once when requests for one instance overlap', async () => {
@@ -142,7 +164,7 @@ describe('InstanceNotifications: histories held between requests, on the embedde
     await append('i1', [delivered('i1', 1), created('i1', 3)]);
     await reads;
     const after = await held.read('i1');
-    expect(await after.between(1, Infinity, 100)).toEqual(await wholeFold('i1'));
+    expect(await pageOf(after, 1, 100)).toEqual(await wholeFold('i1'));
     expect(held.heldCount).toBe(3);
   });
 
@@ -158,13 +180,13 @@ describe('InstanceNotifications: histories held between requests, on the embedde
     counting.eventsRead = 0;
     const again = await held.read('a');
     expect(counting.eventsRead).toBe(3);
-    expect(await again.between(1, Infinity, 100)).toEqual(await wholeFold('a'));
+    expect(await pageOf(again, 1, 100)).toEqual(await wholeFold('a'));
 
     // An instance over the budget alone is answered, and not held; it does not push the others out.
     await append('c', [1, 2, 3, 4, 5, 6].map((sequence) => created('c', sequence)));
     const big = await held.read('c');
     expect(big.lastSequence).toBe(6);
-    expect(await big.between(1, Infinity, 100)).toEqual(await wholeFold('c'));
+    expect(await pageOf(big, 1, 100)).toEqual(await wholeFold('c'));
     expect(held.heldCount).toBe(3);
     counting.eventsRead = 0;
     await held.read('a');

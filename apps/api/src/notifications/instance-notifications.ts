@@ -19,13 +19,26 @@ const MAX_HELD_RECORDS = 200_000;
 export const MAX_HELD_NOTIFICATIONS = Symbol('MAX_HELD_NOTIFICATIONS');
 /** Events read per query when fetching the bodies of a page, which are mostly close together. */
 const BODY_SPAN = 1_000;
+/** Bodies read per query: a body may take up to NOTIFICATION_BATCH_BYTES (more in logs written
+ * before that bound), and a page's reader stops at its byte bound, so bodies are read a few at a time. */
+const BODIES_PER_READ = 8;
+
+/** A notification and where its body is: the revision of its NotificationCreated. */
+export interface NotificationRef {
+  webhookId: string;
+  sequence: number;
+  createdRevision: number;
+}
 
 /** An instance's notifications at one moment. */
 export interface InstanceNotificationsView {
   /** The highest sequence the instance has, 0 when none. */
   lastSequence: number;
-  /** The notifications with `from` <= sequence <= `to`, at most `limit`, with their bodies. */
-  between(from: number, to: number, limit: number): Promise<NotificationRecord[]>;
+  /** The notifications with `from` <= sequence <= `to`, at most `limit`, without reading a body. */
+  refs(from: number, to: number, limit: number): NotificationRef[];
+  /** The notifications with `from` <= sequence, at most `limit`, with their bodies, read a few at a
+   * time as the caller takes them: a caller that stops early reads no more. */
+  withBodies(from: number, limit: number): AsyncGenerator<NotificationRecord>;
 }
 
 /** An instance's history as held: each record keeps the revision of its NotificationCreated, where
@@ -68,13 +81,16 @@ export class InstanceNotifications {
   async read(instanceId: string): Promise<InstanceNotificationsView> {
     const history = await this.current(instanceId);
     const lastSequence = history.lastSequence;
+    // The held history may move on meanwhile (another request caught up): the view stays at its moment.
+    const between = (from: number, to: number, limit: number) => history.between(from, Math.min(to, lastSequence), limit);
+    const bodies = (records: NotificationRecord<bigint>[]) => this.bodies(instanceId, records);
     return {
       lastSequence,
-      between: async (from, to, limit) => {
-        // The held history may have moved on since (another request caught up): the view stays at its moment.
-        const page = history.between(from, Math.min(to, lastSequence), limit);
-        const bodies = await this.bodies(instanceId, page.map((record) => record.body));
-        return page.map((record) => ({ ...record, body: bodies.get(record.body)! }));
+      refs: (from, to, limit) =>
+        between(from, to, limit).map(({ webhookId, sequence, body }) => ({ webhookId, sequence, createdRevision: Number(body) })),
+      async *withBodies(from, limit) {
+        const page = between(from, lastSequence, limit);
+        for (let start = 0; start < page.length; start += BODIES_PER_READ) yield* await bodies(page.slice(start, start + BODIES_PER_READ));
       },
     };
   }
@@ -135,8 +151,14 @@ export class InstanceNotifications {
     }
   }
 
+  /** The records with their bodies, read from their NotificationCreated events. */
+  private async bodies(instanceId: string, records: NotificationRecord<bigint>[]): Promise<NotificationRecord[]> {
+    const found = await this.bodiesAt(instanceId, records.map((record) => record.body));
+    return records.map((record) => ({ ...record, body: found.get(record.body)! }));
+  }
+
   /** The bodies of the NotificationCreated events at `wanted`, by revision. */
-  private async bodies(instanceId: string, wanted: bigint[]): Promise<Map<bigint, NotificationBody>> {
+  private async bodiesAt(instanceId: string, wanted: bigint[]): Promise<Map<bigint, NotificationBody>> {
     const stream = notificationsStreamName(instanceId);
     const revisions = [...wanted].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const found = new Map<bigint, NotificationBody>();

@@ -5,6 +5,7 @@ import {
   evolveNotifications,
   initialNotificationsState,
   isNotificationEvent,
+  nextToAttempt,
   type NotificationsState,
   type NotifierState,
   type OpenNotification,
@@ -141,13 +142,8 @@ export class NotifierModel {
     }
   }
 
-  /** The pending notification of an instance to attempt next: earliest due, then lowest sequence. */
+  /** The pending notification of an instance to attempt next, due or not (`nextToAttempt`). */
   nextDue(instanceId: string): OpenNotification | undefined {
-    let best: OpenNotification | undefined;
-    for (const n of Object.values(this.notificationsOf(instanceId).state.open)) {
-      if (n.status !== 'pending' || n.nextAttemptAt === null) continue;
-      if (!best || n.nextAttemptAt < best.nextAttemptAt! || (n.nextAttemptAt === best.nextAttemptAt && n.sequence < best.sequence)) best = n;
-    }
-    return best;
+    return nextToAttempt(this.notificationsOf(instanceId).state);
   }
 }

@@ -102,6 +102,18 @@ const SHAPES: Record<number, { instance: string[]; notifications: string[]; open
     open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
     noticePeriod: ['expiresAt', 'renewals', 'since'],
   },
+  // Fairness and bounds (docs/api.md section 11): the notifications state's optional `failing`
+  // (consecutive failures, the probe), and an open notification redelivered by reference has a null
+  // body and a `createdRevision`. Neither shows in the sample state, whose keys are those of 5.
+  6: {
+    instance: [
+      'accountId', 'createdAt', 'disabledReason', 'encryptedSigningSecret', 'events', 'expiresAt', 'instanceId', 'packageId',
+      'previousSigningSecret', 'status', 'tokenHash', 'webhookOn', 'webhookUrl',
+    ],
+    notifications: ['lastSequence', 'notices', 'open'],
+    open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
+    noticePeriod: ['expiresAt', 'renewals', 'since'],
+  },
 };
 
 describe('notifier snapshots', () => {

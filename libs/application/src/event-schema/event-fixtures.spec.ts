@@ -34,6 +34,7 @@ type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never
  * compiler checks that they are). */
 const OPTIONAL: { readonly [T in StoredEventType]?: ReadonlyArray<OptionalKeys<DataOf<T>>> } = {
   NotificationCreated: ['noticeKey'],
+  NotificationRedelivered: ['createdRevision'],
 };
 
 const fileOf = (type: string, version: number) => `${type}.v${version}.json`;

@@ -29,6 +29,12 @@ function notificationCreatedV1toV2(data: unknown): unknown {
   return Object.fromEntries(entries);
 }
 
+/** Version 1 of NotificationRedelivered carried the notification's body; version 2 names where it
+ * is (`createdRevision`). The type takes either form, so version 1's data is read as it is. */
+function notificationRedeliveredV1toV2(data: unknown): unknown {
+  return data;
+}
+
 /**
  * The schema of every stored event type. A record over StoredEventType, so that a new event type
  * fails the build until it is registered here. Changing the shape of a type means: bump its version,
@@ -57,7 +63,7 @@ const SCHEMAS: { readonly [T in StoredEventType]: EventSchema } = {
   NotificationDeadLettered: V1,
   NotificationCancelled: V1,
   NotificationResent: V1,
-  NotificationRedelivered: V1,
+  NotificationRedelivered: { version: 2, upcasters: { 1: notificationRedeliveredV1toV2 } },
   TestNotificationAttempted: V1,
   DataKeyCreated: V1,
   PersonalDataErased: V1,

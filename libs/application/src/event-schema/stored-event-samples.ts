@@ -96,7 +96,9 @@ export const SAMPLES: { readonly [T in StoredEventType]: Complete<DataOf<T>> } =
     instanceId: '0a1b2c3d4e5f60718293a4b5',
     webhookId: 'msg_0123456789abcdef',
     sequence: 2,
-    // The instance-notice form of a body: the message form is NotificationCreated's sample.
+    // Written since version 2: where the body is. Version 1's data has the body instead (its fixture);
+    // the type allows both, and a sample shows every field.
+    createdRevision: 4,
     body: { instanceId: '0a1b2c3d4e5f60718293a4b5', sequence: 2, instance: { event: 'renewed', packageid: 'annual', expiresAt: '2027-01-31T00:00:00.000Z' } },
     at: '2026-01-20T00:00:00.000Z',
   },

@@ -1,7 +1,7 @@
 import { DomainRefusal } from '@gw/domain-core';
 import { notificationsDecider, type NotificationCommand } from './notifications.decider';
 import type { NotificationEvent } from './notification.events';
-import { notificationHistory } from './notification-history';
+import { NotificationHistory, notificationHistory } from './notification-history';
 import { I, bodyOf, cancelled, created, deadLetteredHistory, delivered, failed, message, plus, resent, spec, state, t0 } from './__fixtures__/notifications.fixtures';
 
 const now = plus(100000);
@@ -14,7 +14,13 @@ const history: NotificationEvent[] = [
   created('wh-4', 4, plus(4)),
   failed('wh-4', 4, 1, plus(4), plus(9)),
 ];
-const recorded = () => notificationHistory(history as Iterable<NotificationEvent>);
+/** Where each notification's NotificationCreated is in the stream: its index in `history`. */
+const createdRevision = (webhookId: string) => history.findIndex((e) => e.type === 'NotificationCreated' && e.data.webhookId === webhookId);
+const recorded = () => {
+  const held = new NotificationHistory<number>();
+  history.forEach((event, revision) => held.apply(event, () => revision));
+  return held.between(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY).map(({ webhookId, sequence, body }) => ({ webhookId, sequence, createdRevision: body }));
+};
 
 const redeliver = (from: number, to: number | null, over: Partial<{ expired: boolean; deliveryOn: boolean }> = {}): NotificationCommand => ({
   type: 'Redeliver',
@@ -22,18 +28,18 @@ const redeliver = (from: number, to: number | null, over: Partial<{ expired: boo
 });
 const redelivered = (webhookId: string, sequence: number): NotificationEvent => ({
   type: 'NotificationRedelivered',
-  data: { instanceId: I, webhookId, sequence, body: bodyOf(sequence, { messages: [message] }), at: now },
+  data: { instanceId: I, webhookId, sequence, createdRevision: createdRevision(webhookId), at: now },
 });
 
 describe('an instance history as getNotifications lists it', () => {
   it('keeps every notification with its body and outcome, in sequence order', () => {
-    expect(recorded().map(({ sequence, webhookId, state: s }) => [sequence, webhookId, s])).toEqual([
+    expect(notificationHistory(history).map(({ sequence, webhookId, state: s }) => [sequence, webhookId, s])).toEqual([
       [1, 'wh-1', 'delivered'],
       [2, 'wh-2', 'deadLettered'],
       [3, 'wh-3', 'cancelled'],
       [4, 'wh-4', 'pending'],
     ]);
-    expect(recorded()[0]).toMatchObject({ createdAt: t0, body: { instanceId: I, sequence: 1, messages: [message] } });
+    expect(notificationHistory(history)[0]).toMatchObject({ createdAt: t0, body: { instanceId: I, sequence: 1, messages: [message] } });
   });
 
   it('shows a resent or redelivered notification as pending again', () => {
@@ -59,15 +65,19 @@ describe('redelivering a range of notifications', () => {
 
   it('brings a delivered notification back as pending with a new full schedule starting now', () => {
     const after = state([...history, redelivered('wh-1', 1)]);
-    expect(after.open['wh-1']).toEqual({
-      webhookId: 'wh-1',
-      sequence: 1,
-      body: bodyOf(1, { messages: [message] }),
-      status: 'pending',
-      attempts: 0,
-      nextAttemptAt: now,
-    });
+    // By reference: the log and the state name where its body is, and carry no copy of it.
+    expect(after.open['wh-1']).toEqual({ webhookId: 'wh-1', sequence: 1, body: null, createdRevision: 0, status: 'pending', attempts: 0, nextAttemptAt: now });
     expect(after.lastSequence).toBe(4);
+  });
+
+  it('keeps the body of a dead-lettered notification it still holds', () => {
+    const after = state([...history, redelivered('wh-2', 2)]);
+    expect(after.open['wh-2']).toMatchObject({ body: bodyOf(2, { messages: [message] }), status: 'pending', attempts: 0, nextAttemptAt: now });
+  });
+
+  it('reads a version 1 event, which carried the body itself', () => {
+    const v1: NotificationEvent = { type: 'NotificationRedelivered', data: { instanceId: I, webhookId: 'wh-1', sequence: 1, body: bodyOf(1, { messages: [message] }), at: now } };
+    expect(state([...history, v1]).open['wh-1']).toEqual({ webhookId: 'wh-1', sequence: 1, body: bodyOf(1, { messages: [message] }), status: 'pending', attempts: 0, nextAttemptAt: now });
   });
 
   it('leaves a notification redelivered once and still pending as it is', () => {

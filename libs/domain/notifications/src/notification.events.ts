@@ -45,9 +45,14 @@ export type NotificationCancelled = { type: 'NotificationCancelled'; data: Ref &
 export type NotificationResent = { type: 'NotificationResent'; data: Ref & { at: string } };
 
 /** An instance's owner asked for a notification again, whatever became of it (docs/api.md 8.8): a new
- * full schedule starts now. It carries the body because the notifications state keeps open
- * notifications only: a delivered or cancelled one comes back from this event alone. */
-export type NotificationRedelivered = { type: 'NotificationRedelivered'; data: Ref & { body: NotificationBody; at: string } };
+ * full schedule starts now. Version 2 names the notification by reference: `createdRevision` is the
+ * revision of its NotificationCreated in the same stream, where its body is, so that the log grows
+ * by a reference and not by a copy of the body (docs/api.md section 11); it has no `body`. Version 1
+ * carried the `body` itself and no `createdRevision`, and is read as it is (libs/application/src/event-schema). */
+export type NotificationRedelivered = {
+  type: 'NotificationRedelivered';
+  data: Ref & { at: string; createdRevision?: number; body?: NotificationBody };
+};
 
 /** A test notification was sent on request (docs/api.md 8.6): one attempt, no sequence, no retry;
  * it is not a notification of the instance's sequence, only a line of its delivery log. */

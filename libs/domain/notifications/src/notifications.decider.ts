@@ -71,7 +71,8 @@ export const MAX_REDELIVER_RANGE = 1000;
  * The instance's owner queues again the notifications with `from` ≤ sequence ≤ `to` (null: the
  * last), whatever their state; pending ones are left as they are (docs/api.md 8.8). `recorded` holds
  * the instance's notifications in that range (or more) as its stream holds them (see
- * `NotificationHistory`): the state keeps open ones only, and a delivered or cancelled one needs its body to be sent again. `expired` and
+ * `NotificationHistory`), each with the revision of its NotificationCreated: the state keeps open
+ * ones only, and a delivered or cancelled one is sent again from its body there. `expired` and
  * `deliveryOn` describe the instance at `now`.
  */
 export type Redeliver = {
@@ -80,7 +81,7 @@ export type Redeliver = {
     instanceId: string;
     from: number;
     to: number | null;
-    recorded: readonly { webhookId: string; sequence: number; body: NotificationBody }[];
+    recorded: readonly { webhookId: string; sequence: number; createdRevision: number }[];
     expired: boolean;
     deliveryOn: boolean;
     now: string;
@@ -136,7 +137,7 @@ function decideRedeliver({ data }: Redeliver, state: NotificationsState): Notifi
     .sort((a, b) => a.sequence - b.sequence)
     .map((n) => ({
       type: 'NotificationRedelivered',
-      data: { instanceId: data.instanceId, webhookId: n.webhookId, sequence: n.sequence, body: n.body, at: data.now },
+      data: { instanceId: data.instanceId, webhookId: n.webhookId, sequence: n.sequence, createdRevision: n.createdRevision, at: data.now },
     }));
 }
 

@@ -8,7 +8,10 @@ export type NotificationStatus = 'pending' | 'delivered' | 'dead-lettered' | 'ca
 export interface OpenNotification {
   webhookId: string;
   sequence: number;
-  body: NotificationBody;
+  /** What it carries; null for one redelivered by reference whose body the state did not hold:
+   * then `createdRevision` says where it is (the revision of its NotificationCreated). */
+  body: NotificationBody | null;
+  createdRevision?: number;
   status: 'pending' | 'dead-lettered';
   /** Attempts made in the current schedule (a resend starts a new one). */
   attempts: number;
@@ -22,7 +25,13 @@ export interface NotificationsState {
   open: Readonly<Record<string, OpenNotification>>;
   /** The instance notices made for the instance's current expiry (docs/api.md 8.9); absent until the first. */
   notices?: NoticeLedger;
+  /** Attempts that failed one after the other since the last success, and the notification that
+   * failed last (docs/api.md section 11); absent after a success or before any failure. */
+  failing?: { consecutive: number; last: string };
 }
+
+/** After this many failed attempts in a row an endpoint is probed: one notification at a time. */
+export const PROBE_AFTER_FAILURES = 5;
 
 export const initialNotificationsState = (): NotificationsState => ({ lastSequence: 0, open: {} });
 
@@ -51,11 +60,16 @@ export function evolveNotifications(state: NotificationsState, event: Notificati
         nextAttemptAt: event.data.createdAt,
       });
     }
-    case 'DeliveryAttemptFailed':
+    case 'DeliveryAttemptFailed': {
+      const failing = { consecutive: (state.failing?.consecutive ?? 0) + 1, last: event.data.webhookId };
       return current
-        ? withOpen(state, event.data.webhookId, { ...current, attempts: event.data.attempt, nextAttemptAt: event.data.nextAttemptAt })
-        : state;
-    case 'NotificationDelivered':
+        ? withOpen({ ...state, failing }, event.data.webhookId, { ...current, attempts: event.data.attempt, nextAttemptAt: event.data.nextAttemptAt })
+        : { ...state, failing };
+    }
+    case 'NotificationDelivered': {
+      const { failing: _over, ...rest } = state;
+      return withOpen(rest, event.data.webhookId, undefined);
+    }
     case 'NotificationCancelled':
       return withOpen(state, event.data.webhookId, undefined);
     case 'NotificationDeadLettered':
@@ -64,16 +78,41 @@ export function evolveNotifications(state: NotificationsState, event: Notificati
       return current
         ? withOpen(state, event.data.webhookId, { ...current, status: 'pending', attempts: 0, nextAttemptAt: event.data.at })
         : state;
-    case 'NotificationRedelivered':
+    case 'NotificationRedelivered': {
+      // A dead-lettered one is still held with its body; a delivered or cancelled one is named by reference.
+      const body = event.data.body ?? current?.body ?? null;
+      const where = body === null && event.data.createdRevision !== undefined ? { createdRevision: event.data.createdRevision } : {};
       return withOpen(state, event.data.webhookId, {
         webhookId: event.data.webhookId,
         sequence: event.data.sequence,
-        body: event.data.body,
+        body,
+        ...where,
         status: 'pending',
         attempts: 0,
         nextAttemptAt: event.data.at,
       });
+    }
     default:
       return assertNever(event);
   }
+}
+
+/**
+ * The pending notification to attempt next, due or not (docs/api.md sections 6 and 11): the earliest
+ * due, then the lowest sequence. Once PROBE_AFTER_FAILURES attempts in a row have failed, the
+ * endpoint is probed instead: only the notification that failed last is attempted, when its retry
+ * is due, until an attempt succeeds; the others wait without spending their attempts. When that one
+ * is no longer pending (dead-lettered, cancelled), the earliest due becomes the probe.
+ */
+export function nextToAttempt(state: NotificationsState): OpenNotification | undefined {
+  if (state.failing && state.failing.consecutive >= PROBE_AFTER_FAILURES) {
+    const probe = state.open[state.failing.last];
+    if (probe?.status === 'pending' && probe.nextAttemptAt !== null) return probe;
+  }
+  let best: OpenNotification | undefined;
+  for (const n of Object.values(state.open)) {
+    if (n.status !== 'pending' || n.nextAttemptAt === null) continue;
+    if (!best || n.nextAttemptAt < best.nextAttemptAt! || (n.nextAttemptAt === best.nextAttemptAt && n.sequence < best.sequence)) best = n;
+  }
+  return best;
 }

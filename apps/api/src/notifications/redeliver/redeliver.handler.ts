@@ -1,13 +1,13 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { notificationsStream } from '@gw/application';
 import { deliveryEnabled, instanceStatus } from '@gw/domain-instances';
-import { MAX_REDELIVER_RANGE, notificationsDecider, notificationsStreamName, type NotificationRecord } from '@gw/domain-notifications';
+import { MAX_REDELIVER_RANGE, notificationsDecider, notificationsStreamName } from '@gw/domain-notifications';
 import type { InstancesQuery } from '@gw/projections';
 import { ReadModelsService } from '../../read-models/read-models.service';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../shared/command-runner';
 import { InstanceAuthenticator } from '../../webhooks/instance-authenticator';
-import { InstanceNotifications } from '../instance-notifications';
+import { InstanceNotifications, type NotificationRef } from '../instance-notifications';
 import { RedeliverCommand, type RedeliverResult } from './redeliver.command';
 
 /** docs/api.md 8.8: queues a range of notifications again, decided on the notifications stream the
@@ -30,8 +30,8 @@ export class RedeliverHandler implements ICommandHandler<RedeliverCommand, Redel
     const now = this.clock.now();
     const expired = instanceStatus(row.expiresAt, now) === 'expired';
     const deliveryOn = deliveryEnabled({ status: 'created', ...row }, now);
-    // Bodies of delivered and cancelled notifications are in the stream, not in the decider's state.
-    // Only the range's are read; a range over the limit is refused by the decider, so none are.
+    // Redelivered by reference (docs/api.md section 11): the notifier reads a body from its
+    // NotificationCreated when it sends it, so no body is read or copied here.
     const recorded = await this.recordedIn(instanceId, from, to);
     const { events } = await this.runner.run(notificationsStream, notificationsStreamName(instanceId), (state) =>
       notificationsDecider.decide({ type: 'Redeliver', data: { instanceId, from, to, recorded, expired, deliveryOn, now } }, state),
@@ -39,9 +39,10 @@ export class RedeliverHandler implements ICommandHandler<RedeliverCommand, Redel
     return { queued: events.length };
   }
 
-  private async recordedIn(instanceId: string, from: number, to: number | null): Promise<NotificationRecord[]> {
+  private async recordedIn(instanceId: string, from: number, to: number | null): Promise<NotificationRef[]> {
     const notifications = await this.notifications.read(instanceId);
     const last = to ?? notifications.lastSequence;
-    return last - from + 1 > MAX_REDELIVER_RANGE ? [] : notifications.between(from, last, MAX_REDELIVER_RANGE);
+    // A range over the limit is refused by the decider, so none is listed for it.
+    return last - from + 1 > MAX_REDELIVER_RANGE ? [] : notifications.refs(from, last, MAX_REDELIVER_RANGE);
   }
 }
