@@ -36,7 +36,7 @@ describe('request logs and webhook URLs', () => {
 
     expectSuccess(await get(api.apiUrl, '/webhook', { ...instance, webhookUrl: url }));
     expectSuccess(await postJson(api.apiUrl, '/testWebhook', { instanceid: instance.instanceid }, { token: instance.token, webhookUrl: url }));
-    expectSuccess(await postForm(api.apiUrl, '/getWebhookStatus', instance, { webhookUrl: url }));
+    expectSuccess(await postForm(api.apiUrl, '/getWebhookStatus', { ...instance }, { webhookUrl: url }));
     expectSuccess(await get(api.accountUrl, '/webhook', { ...instance, webhookUrl: url }));
     // Refused ones are logged too: a form refusal, and an unknown operation's query.
     expectFailure(await get(api.apiUrl, '/webhook', { ...instance, webhookUrl: 'ftp://usr-s3cret@127.0.0.1/path-s3cret' }), ['0008']);
