@@ -5,7 +5,8 @@ import { ApiProcess, WebhookReceiver, createAccount, expectFailure, expectSucces
 // before any request goes out, and every request that went out is in getWebhookLogs.
 // A real API process and a real receiver that never answers within the delivery timeout.
 
-const DELIVERY_TIMEOUT_MS = 3000;
+// Long enough that all 40 calls of a burst arrive while the first tests still hang, on a busy machine.
+const DELIVERY_TIMEOUT_MS = 5000;
 const HANG = { kind: 'timeout' as const, delayMs: 60_000 };
 
 interface Instance {
