@@ -31,6 +31,7 @@ import { GetWebhookStatusHandler } from './webhooks/get-webhook-status/get-webho
 import { InstanceAuthenticator } from './webhooks/instance-authenticator';
 import { RotateSigningSecretHandler } from './webhooks/rotate-signing-secret/rotate-signing-secret.handler';
 import { TestWebhookHandler } from './webhooks/test-webhook/test-webhook.handler';
+import { TestWebhookSlots } from './webhooks/test-webhook/test-webhook-slots';
 import { WebhookTargetPolicy } from './webhooks/webhook-target-policy';
 import { WebhookUrlFormConstraint } from './webhooks/webhook-url-form.constraint';
 
@@ -77,6 +78,7 @@ export class AppModule {
         WebhookUrlFormConstraint,
         // docs/api.md 8.6: testWebhook sends with the notifier's sender (the same connect-time check).
         webhookSenderProvider,
+        TestWebhookSlots,
         ...CommandHandlers,
         ...SelfServiceHandlers,
         InstanceNotifications,

@@ -16,7 +16,7 @@ import { Dispatcher } from './http/dispatcher';
 import { closeListeners } from '@gw/http-listener';
 import { listenOnHosts } from './http/http-listeners';
 import { StoreMetrics } from './metrics/store-metrics';
-import { RateLimits } from './rate-limits/rate-limits';
+import { RateLimits, type FailureScope } from './rate-limits/rate-limits';
 import { ReadModelsService } from './read-models/read-models.service';
 import { NestLogger } from '@gw/nest-app';
 import { WebhookUrlFormConstraint } from './webhooks/webhook-url-form.constraint';
@@ -56,7 +56,12 @@ async function main(): Promise<void> {
   if (config.demoAccount) await ensureDemoAccount(config.store, store, app.get(AccountIdentity), logger);
 
   const limits = app.get(RateLimits);
-  const bySource = { sourceWait: (source: string) => limits.sourceWait(source), failed: (source: string) => limits.failed(source) };
+  // The public hosts share one failure budget per source, the ingest host has its own: the public
+  // can never lock the gateway out (docs/api.md section 2).
+  const bySource = (scope: FailureScope) => ({
+    sourceWait: (source: string) => limits.sourceWait(scope, source),
+    failed: (source: string) => limits.failed(scope, source),
+  });
   const dashboard = DashboardFiles.load({ publicApiUrl: config.http.publicApiUrl, packages: config.packages.catalogue });
   // The page finds the instance host on this port unless PUBLIC_API_URL says otherwise (docs/api.md 10).
   // Set before any host listens, so the page is never served with port 0; only a free port (API_PORT=0)
@@ -67,10 +72,10 @@ async function main(): Promise<void> {
   }
   const listeners = await listenOnHosts(
     [
-      { host: 'account', port: config.http.accountPort, address: config.http.host, options: { ...bySource, files: allStaticFiles(dashboard, new ApiDocs('account')) } },
-      { host: 'instance', port: config.http.apiPort, address: config.http.host, options: { ...bySource, files: new ApiDocs('instance') } },
+      { host: 'account', port: config.http.accountPort, address: config.http.host, options: { ...bySource('public'), files: allStaticFiles(dashboard, new ApiDocs('account')) } },
+      { host: 'instance', port: config.http.apiPort, address: config.http.host, options: { ...bySource('public'), files: new ApiDocs('instance') } },
       // Never exposed by accident: the internal host binds INTERNAL_HOST (docs/api.md section 1).
-      { host: 'internal', port: config.http.internalPort, address: config.http.internalHost, options: { ...bySource, authorize: bearerAuthorizer(config.secrets.internalToken) } },
+      { host: 'internal', port: config.http.internalPort, address: config.http.internalHost, options: { ...bySource('ingest'), authorize: bearerAuthorizer(config.secrets.internalToken) } },
     ],
     app.get(Dispatcher),
     logger,

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { lookup } from 'node:dns/promises';
@@ -53,14 +53,17 @@ async function nonPublicHostsName(): Promise<string | undefined> {
   return undefined;
 }
 
-describe('production refuses development switches', () => {
+/** 32 different byte values: a key production accepts. */
+const STRONG_KEY = Buffer.from(Array.from({ length: 32 }, (_, i) => 255 - i * 5)).toString('hex');
+
+describe('production refuses development switches and weak secrets', () => {
   const start = (env: Record<string, string>) =>
     spawnSync(process.execPath, ['-r', join(ROOT, 'tools/runtime/paths.js'), join(ROOT, 'dist/apps/api/src/main.js')], {
       env: {
         PATH: process.env['PATH'],
         NODE_ENV: 'production',
         DATA_DIR: tempDataDir(),
-        SECRETS_KEY: 'ab'.repeat(32),
+        SECRETS_KEY: STRONG_KEY,
         INTERNAL_TOKEN: 'prod-token-ABCDEFGHIJKLMNOPQRSTUVWXYZ',
         ...env,
       },
@@ -74,12 +77,33 @@ describe('production refuses development switches', () => {
     ['DEMO_ACCOUNT', 'true'],
     ['INTERNAL_TOKEN', 'aaaaaaaaaaaaaaaa'],
     ['INTERNAL_TOKEN', 'abababababababababababababababababab'],
+    ['SECRETS_KEY', '0'.repeat(64)],
+    ['SECRETS_KEY', 'ab'.repeat(32)],
   ])('exits 1 naming %s=%s', (name, value) => {
     const result = start({ [name]: value });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`${name}:`);
     // A refused secret is named, never repeated.
-    if (name === 'INTERNAL_TOKEN') expect(result.stderr).not.toContain(value);
+    if (name === 'INTERNAL_TOKEN' || name === 'SECRETS_KEY') expect(result.stderr).not.toContain(value);
+  });
+
+  it('makes an existing DATA_DIR private before it starts', async () => {
+    const dataDir = tempDataDir();
+    chmodSync(dataDir, 0o755);
+    const api = new ApiProcess(dataDir, { NODE_ENV: 'production', SECRETS_KEY: STRONG_KEY, INTERNAL_TOKEN: 'prod-token-ABCDEFGHIJKLMNOPQRSTUVWXYZ' });
+    await api.start();
+    try {
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    } finally {
+      await api.stop();
+      api.removeData();
+    }
+  });
+
+  it('exits 1 naming DATA_DIR when it cannot make it private', () => {
+    const result = start({ DATA_DIR: '/proc/self/fd' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('DATA_DIR: /proc/self/fd cannot be made private');
   });
 });
 

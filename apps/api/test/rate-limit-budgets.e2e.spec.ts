@@ -6,6 +6,8 @@ import { ApiProcess, createAccount, expectFailure, expectSuccess, expectThrottle
 const INTERNAL_TOKEN = 'budgets-spec-internal-token-0123456789';
 const stranger = fromAddress('127.0.0.2');
 const owner = fromAddress('127.0.0.3');
+/** The gateway's address, which the public shares here (both on this machine). */
+const gateway = fromAddress('127.0.0.1');
 
 async function metric(api: ApiProcess, name: string, limit: string): Promise<number> {
   const text = (await request(`${api.internalUrl}/metrics`, { headers: { authorization: `Bearer ${INTERNAL_TOKEN}` } })).text;
@@ -72,6 +74,28 @@ describe('rate-limit budgets', () => {
     // Routing still comes first, and the gateway at another address is not affected.
     expectFailure(await stranger.request(`${api.internalUrl}/nowhere`), ['0013'], 404);
     expectFailure(await owner.postJson(api.internalUrl, '/instances/abc/messages', message, right), ['0005'], 404);
+  });
+
+  it('never refuses the gateway on the ingest host because of public failures from its address', async () => {
+    api = await ApiProcess.start({ env: { RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '30', INTERNAL_TOKEN } });
+    const account = createAccount(api.dataDir, 'gateway-owner@example.com');
+    const instance = expectSuccess(await owner.get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }));
+    // 30 failed requests on the public hosts from the gateway's own address (and one more, refused).
+    for (let i = 0; i < 15; i++) expectFailure(await gateway.get(api.accountUrl, '/listInstances', { email: account.email, apikey: `gwk_wrong${i}` }), ['0003']);
+    for (let i = 0; i < 15; i++) expectFailure(await gateway.postJson(api.apiUrl, '/getWebhookStatus', { instanceid: instance.instanceid, token: `gwt_no${i}` }), ['0006']);
+    expectThrottled(await gateway.get(api.accountUrl, '/listInstances', { email: account.email, apikey: account.apikey }));
+    expectThrottled(await gateway.postJson(api.apiUrl, '/getWebhookStatus', { instanceid: instance.instanceid, token: instance.token }));
+
+    const right = { authorization: `Bearer ${INTERNAL_TOKEN}` };
+    for (let i = 0; i < 40; i++) {
+      const recorded = await gateway.postJson(api.internalUrl, `/instances/${instance.instanceid}/messages`, { id: `gw-${i}`, chatId: 'c1', time: 1_700_000_000 }, right);
+      expect(recorded.status).toBe(202);
+    }
+    // The other way round too: wrong bearer tokens spend the ingest host's budget only.
+    const wrong = { authorization: 'Bearer not-the-token-at-all' };
+    for (let i = 0; i < 30; i++) expectFailure(await owner.postJson(api.internalUrl, '/instances/abc/messages', { id: 'm', chatId: 'c', time: 1 }, wrong), ['0014'], 401);
+    expectThrottled(await owner.postJson(api.internalUrl, '/instances/abc/messages', { id: 'm', chatId: 'c', time: 1 }, right), 429);
+    expectSuccess(await owner.get(api.accountUrl, '/listInstances', { email: account.email, apikey: account.apikey }));
   });
 
   it('does not echo the path in a 405 on the ingest host', async () => {

@@ -10,3 +10,4 @@ export * from './record-inbound';
 export * from './ids';
 export * from './event-schema';
 export * from './personal-data';
+export * from './accounts/decoy-account';

@@ -26,13 +26,18 @@ export const instanceStream: StreamModel<InstanceEvent, InstanceState> = {
 
 /** `notifications-{id}`: an instance's notifications and their attempts. A notification is created
  * once: its creation's id derives from its webhook id, so a creation retried after a crash is
- * stored once, whoever retries it. */
+ * stored once, whoever retries it. A test attempt too (its webhook id is new per test): it is
+ * appended without an expected revision, and its id is what keeps a retried append from storing
+ * it twice. */
 export const notificationsStream: StreamModel<NotificationEvent, NotificationsState> = {
   evolve: notificationsDecider.evolve,
   initialState: notificationsDecider.initialState,
   isEvent: isNotificationEvent,
-  eventId: (event) =>
-    event.type === 'NotificationCreated' ? nameBasedId(`notification-created|${event.data.webhookId}`) : newEventId(),
+  eventId: (event) => {
+    if (event.type === 'NotificationCreated') return nameBasedId(`notification-created|${event.data.webhookId}`);
+    if (event.type === 'TestNotificationAttempted') return nameBasedId(`test-attempted|${event.data.webhookId}`);
+    return newEventId();
+  },
 };
 
 /** `inbox-{id}`: an instance's incoming messages and acks, append-only; its state decides nothing.

@@ -1,3 +1,4 @@
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PACKAGES_FILE, loadConfig } from './config';
 import { configErrorOf, PRODUCTION_SECRETS, useTempCwd } from './__fixtures__/config-spec-support';
@@ -181,6 +182,41 @@ describe('loadConfig', () => {
       const strong = 'abcdefghijklmnop'.repeat(2);
       expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, INTERNAL_TOKEN: strong }, temp.cwd).secrets.internalToken).toBe(strong);
       expect(loadConfig({ NODE_ENV: 'test', INTERNAL_TOKEN: 'a'.repeat(16) }, temp.cwd).secrets.internalToken).toBe('a'.repeat(16));
+    });
+
+    it('bounds testWebhook calls in flight with TEST_WEBHOOK_CONCURRENCY, 32 unless set', () => {
+      expect(loadConfig({}, temp.cwd).webhooks.testConcurrency).toBe(32);
+      expect(loadConfig({ TEST_WEBHOOK_CONCURRENCY: '4' }, temp.cwd).webhooks.testConcurrency).toBe(4);
+      for (const bad of ['0', '-1', '2.5', 'many', '10001']) {
+        expect(configErrorOf(() => loadConfig({ TEST_WEBHOOK_CONCURRENCY: bad }, temp.cwd)).problems).toEqual([expect.stringMatching(/^TEST_WEBHOOK_CONCURRENCY: /)]);
+      }
+    });
+
+    it('refuses in production a SECRETS_KEY of fewer than 16 different byte values, never repeating it', () => {
+      const zeros = '0'.repeat(64);
+      const fifteen = Buffer.from(Array.from({ length: 32 }, (_, i) => i % 15)).toString('base64');
+      for (const SECRETS_KEY of [zeros, 'ab'.repeat(32), fifteen]) {
+        const error = configErrorOf(() => loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, SECRETS_KEY }, temp.cwd));
+        expect(error.problems).toEqual(['SECRETS_KEY: must hold at least 16 different byte values in production (32 random bytes)']);
+        expect(error.message).not.toContain(SECRETS_KEY);
+      }
+      const sixteen = Buffer.from(Array.from({ length: 32 }, (_, i) => i % 16)).toString('base64');
+      expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, SECRETS_KEY: sixteen }, temp.cwd).secrets.secretsKey).toHaveLength(32);
+      // Outside production the key's form is all that is checked.
+      expect(loadConfig({ NODE_ENV: 'test', SECRETS_KEY: zeros }, temp.cwd).secrets.secretsKey).toHaveLength(32);
+    });
+
+    it('makes an existing DATA_DIR private in production, and refuses to start naming it when it cannot', () => {
+      const dataDir = join(temp.cwd, 'shared');
+      mkdirSync(dataDir, { mode: 0o755 });
+      chmodSync(dataDir, 0o755);
+      loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }, temp.cwd);
+      expect(statSync(dataDir).mode & 0o777).toBe(0o755);
+      loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, DATA_DIR: dataDir }, temp.cwd);
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      // A folder this process may not change (even root may not chmod /proc's).
+      const error = configErrorOf(() => loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, DATA_DIR: '/proc/self/fd' }, temp.cwd));
+      expect(error.problems).toEqual([expect.stringMatching(/^DATA_DIR: \/proc\/self\/fd cannot be made private/)]);
     });
 
     it('binds the internal listeners to INTERNAL_HOST, loopback unless told otherwise', () => {

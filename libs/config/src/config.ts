@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { EnvReader, type Env } from './env-reader';
+import { productionProblems } from './production';
 import { readSecrets } from './secrets';
 import {
   readHttp,
@@ -84,20 +85,4 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
   if (mode === 'production') read.problems.push(...productionProblems(config, env['INTERNAL_TOKEN'] ?? ''));
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
-}
-
-/**
- * Switches meant for local development and tests that production refuses (docs/api.md section 5), and
- * an ingest token too weak to stand as the only guard of the internal host.
- */
-function productionProblems(config: AppConfig, token: string): string[] {
-  const problems: string[] = [];
-  const refuse = (name: string) => problems.push(`${name}: must not be true in production (it is for local development and tests)`);
-  if (config.webhooks.allowPrivateTargets) refuse('ALLOW_PRIVATE_WEBHOOK_TARGETS');
-  if (config.webhooks.allowHttp) refuse('ALLOW_HTTP_WEBHOOKS');
-  if (config.demoAccount) refuse('DEMO_ACCOUNT');
-  if (token !== '' && (token.length < 32 || new Set(token).size < 16)) {
-    problems.push('INTERNAL_TOKEN: must be at least 32 characters with at least 16 different ones in production');
-  }
-  return problems;
 }

@@ -48,6 +48,8 @@ export interface WebhooksConfig {
   retryScheduleSeconds: number[];
   /** How long a rotated-out signing secret keeps signing, second, after a rotation (docs/api.md 8.5). */
   signingSecretOverlapHours: number;
+  /** testWebhook calls the API has in flight at once, over all instances (docs/api.md 8.6). */
+  testConcurrency: number;
 }
 
 /** The notifier's share of the work and its pacing. */
@@ -169,6 +171,7 @@ export function readWebhooks(read: EnvReader): WebhooksConfig {
     retryScheduleSeconds: readSchedule(read),
     // Up to 30 days; 0 stops the old secret at once. Fractions of an hour let tests see an overlap end.
     signingSecretOverlapHours: read.decimal('SIGNING_SECRET_OVERLAP_HOURS', 24, 0, 720),
+    testConcurrency: read.integer('TEST_WEBHOOK_CONCURRENCY', 32, 1, 10_000),
   };
 }
 

@@ -71,3 +71,25 @@ describe('e-mail addresses never reach a log (docs/api.md 9)', () => {
     expect(redactEmails('no @ here, nor a@b')).toBe('no @ here, nor a@b');
   });
 });
+
+describe('webhook URLs in logs', () => {
+  const secretUrl = 'https://user:pa55word@hooks.example.com:8443/hook/s3cr3t-path?sig=q5ery#frag';
+
+  it('shows a webhookUrl query parameter as scheme, host and port only', () => {
+    const out = redactUrl(`/testWebhook?instanceid=i1&webhookUrl=${encodeURIComponent(secretUrl)}`);
+    expect(out).toBe('/testWebhook?instanceid=i1&webhookUrl=https://hooks.example.com:8443');
+    for (const part of ['user', 'pa55word', 's3cr3t-path', 'q5ery', 'frag']) expect(out).not.toContain(part);
+    // Unencoded, with '+' for spaces, under another spelling of the name, or not a URL at all.
+    expect(redactUrl('/webhook?webhookurl=https://h.example/a+b?c=d')).toBe('/webhook?webhookurl=https://h.example');
+    expect(redactUrl('/webhook?webhookUrl=not%20a%20url%2Fs3cr3t')).toBe(`/webhook?webhookUrl=${REDACTED}`);
+    expect(redactUrl('/webhook?webhookUrl=%zz-s3cr3t')).toBe(`/webhook?webhookUrl=${REDACTED}`);
+    expect(redactUrl('/webhook?webhookUrl=')).toBe('/webhook?webhookUrl=');
+  });
+
+  it('shows a URL-valued log field as scheme, host and port only, at any depth', () => {
+    expect(redactFields({ webhookUrl: secretUrl, nested: { targetUrl: 'http://[::1]:9000/x?y' } })).toEqual({
+      webhookUrl: 'https://hooks.example.com:8443',
+      nested: { targetUrl: 'http://[::1]:9000' },
+    });
+  });
+});

@@ -2,6 +2,21 @@
 const SECRET_KEY = /token|apikey|api_key|secret|password|authorization|signature/i;
 export const REDACTED = '[REDACTED]';
 
+/**
+ * URLs given as values (`webhookUrl`, and any other parameter or field named `…url…`) are logged as
+ * their scheme, host and port only: a receiver's path, query and user info can hold its secrets.
+ */
+const URL_KEY = /url/i;
+
+/** `value` reduced to its scheme, host and port; REDACTED when it is no absolute URL with a host
+ * ('' stays '': an empty webhookUrl switches delivery off, which a log may say). */
+export function urlOrigin(value: string): string {
+  if (value === '') return '';
+  if (!URL.canParse(value)) return REDACTED;
+  const { protocol, host } = new URL(value);
+  return host === '' ? REDACTED : `${protocol}//${host}`;
+}
+
 /** E-mail addresses are personal data (docs/api.md 9): no log line carries one. Fields and query
  * parameters named so are redacted whatever they hold, and anything shaped like an address (`@` or
  * its percent-encoding `%40` between a local part and a dotted domain) wherever it stands. */
@@ -29,9 +44,9 @@ export const SECRET_PATHS: readonly string[] = [
 /** This service's secrets carry a recognisable prefix (API keys, instance tokens, signing secrets). */
 const PREFIXED_SECRET = /\b(gwk|gwt|whsec)_[A-Za-z0-9_\-+/=%]+/g;
 
-/** Replaces the values of secret and e-mail query parameters in a request path, and anything shaped
- * like one of this service's secrets or an e-mail address anywhere in it (a client may put one in
- * the path by mistake). */
+/** Replaces the values of secret and e-mail query parameters in a request path, reduces URL-valued
+ * ones to scheme, host and port, and replaces anything shaped like one of this service's secrets or
+ * an e-mail address anywhere in it (a client may put one in the path by mistake). */
 export function redactUrl(url: string): string {
   return redactEmails(redactQuery(url.replace(PREFIXED_SECRET, REDACTED)));
 }
@@ -51,10 +66,22 @@ function redactQuery(url: string): string {
       } catch {
         // An undecodable name is judged as it stands.
       }
-      return (SECRET_KEY.test(name) || EMAIL_KEY.test(name)) && eq >= 0 ? `${rawName}=${REDACTED}` : pair;
+      if (eq < 0) return pair;
+      if (SECRET_KEY.test(name) || EMAIL_KEY.test(name)) return `${rawName}=${REDACTED}`;
+      if (URL_KEY.test(name)) return `${rawName}=${urlOrigin(decodedValue(pair.slice(eq + 1)))}`;
+      return pair;
     })
     .join('&');
   return `${url.slice(0, q)}?${redacted}`;
+}
+
+/** A query value as the server reads it ('+' is a space), or REDACTED when its escapes are malformed. */
+function decodedValue(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return REDACTED;
+  }
 }
 
 /**
@@ -75,7 +102,9 @@ export function redactFields(value: unknown, depth = 0): unknown {
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return redactFields((value as { toJSON(): unknown }).toJSON(), depth + 1);
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    out[key] = SECRET_KEY.test(key) || EMAIL_KEY.test(key) ? REDACTED : redactFields(v, depth + 1);
+    if (SECRET_KEY.test(key) || EMAIL_KEY.test(key)) out[key] = REDACTED;
+    else if (URL_KEY.test(key) && typeof v === 'string') out[key] = redactEmails(urlOrigin(v));
+    else out[key] = redactFields(v, depth + 1);
   }
   return out;
 }

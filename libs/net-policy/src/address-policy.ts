@@ -58,6 +58,13 @@ for (const [net, prefix] of V6_NON_PUBLIC) anyV6.addSubnet(net, prefix, 'ipv6');
 const globalUnicast = new BlockList();
 globalUnicast.addSubnet('2000::', 3, 'ipv6');
 
+/**
+ * What a refusal of a non-public target says, to whoever asked: never the address, its kind or the
+ * name it was resolved from, so that the answers cannot be used to map a private network or a
+ * resolver's view of it (`nonPublicReason` is for the service's own decisions).
+ */
+export const NOT_A_PUBLIC_ADDRESS = 'not a public address';
+
 /** Why `address` is not publicly routable, or null when it is. Anything unparseable is refused. */
 export function nonPublicReason(address: string): string | null {
   const family = isIP(address);

@@ -1,5 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { nonPublicReason } from '@gw/net-policy';
+import { NOT_A_PUBLIC_ADDRESS, nonPublicReason } from '@gw/net-policy';
 
 /** A connection was refused because the target address is not publicly routable. */
 export class AddressNotAllowed extends Error {
@@ -24,9 +24,9 @@ export function guardedLookup(allowPrivate: boolean) {
       if (error) return callback(error, []);
       const list = addresses as LookupAddress[];
       if (!allowPrivate) {
+        // The log line an instance's owner reads does not say what the name resolved to.
         for (const { address } of list) {
-          const why = nonPublicReason(address);
-          if (why) return callback(new AddressNotAllowed(`${hostname} resolves to a ${why} address`), []);
+          if (nonPublicReason(address) !== null) return callback(new AddressNotAllowed(NOT_A_PUBLIC_ADDRESS), []);
         }
       }
       if (list.length === 0) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);

@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { nonPublicReason } from '@gw/net-policy';
+import { nonPublicReason, NOT_A_PUBLIC_ADDRESS } from '@gw/net-policy';
 import { AddressNotAllowed, guardedLookup } from './guarded-lookup';
 import { signWebhook } from './signature';
 
@@ -93,8 +93,7 @@ export class WebhookSender {
     }
     const literal = target.hostname.replace(/^\[|\]$/g, '');
     if (isIP(literal) && !this.config.allowPrivateTargets) {
-      const why = nonPublicReason(literal);
-      if (why) return Promise.reject(new AddressNotAllowed(`${literal} is a ${why} address`));
+      if (nonPublicReason(literal) !== null) return Promise.reject(new AddressNotAllowed(NOT_A_PUBLIC_ADDRESS));
     }
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = {

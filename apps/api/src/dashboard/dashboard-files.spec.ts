@@ -27,9 +27,9 @@ describe('the dashboard files', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const serve = (files: DashboardFiles, pattern: string, path: string) => {
+  const serve = (files: DashboardFiles, pattern: string, path: string, headers: { host?: string } = { host: 'gw.example.com:18080' }) => {
     const { res, answer } = recorder();
-    files.serve(pattern, path, undefined, res);
+    files.serve(pattern, path, { headers }, res);
     return answer;
   };
 
@@ -49,7 +49,17 @@ describe('the dashboard files', () => {
     const csp = String(serve(files, '/', '/').headers['content-security-policy']);
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("script-src 'self';");
-    expect(csp).toContain("connect-src 'self' http://*:18081 https://*:18081;");
+    // The instance host the page derives: the host name it was loaded from, on the instance port.
+    expect(csp).toContain("connect-src 'self' http://gw.example.com:18081 https://gw.example.com:18081;");
+    expect(csp).not.toContain('*');
+    const cspFor = (host: string | undefined) => String(serve(files, '/', '/', { host }).headers['content-security-policy']);
+    expect(cspFor('GW.Example.com')).toContain("connect-src 'self' http://gw.example.com:18081 https://gw.example.com:18081;");
+    expect(cspFor('127.0.0.1:8080')).toContain("connect-src 'self' http://127.0.0.1:18081 https://127.0.0.1:18081;");
+    expect(cspFor('[::1]:8080')).toContain("connect-src 'self' http://[::1]:18081 https://[::1]:18081;");
+    // A Host header that is no well-formed name is never written into the policy: own origin only.
+    for (const junk of [undefined, '', 'a b', "evil.example; script-src 'unsafe-inline'", 'evil.example:80:81', '[not-v6]', 'x'.repeat(300), 'evil.example/x', 'user@evil.example']) {
+      expect(cspFor(junk)).toContain("connect-src 'self'; base-uri");
+    }
     const behindProxy = DashboardFiles.load({ ...SETTINGS, publicApiUrl: 'https://api.example.com/gw' }, dir);
     expect(String(serve(behindProxy, '/', '/').headers['content-security-policy'])).toContain("connect-src 'self' https://api.example.com;");
   });

@@ -1,11 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, extname, join } from 'node:path';
 import { Codes, failureEnvelope } from '@gw/contract';
 import { sendJson } from '@gw/http-listener';
 import { tagFailure } from '../metrics/request-metrics';
 import { sendFile, type StaticFiles } from '../http/static-files';
 import { DASHBOARD_ROUTES } from './dashboard-routes';
+import { instanceHostSources } from './page-host';
 
 /** What the page is told when it is served: where the instance host is, and the packages to offer. */
 export interface DashboardSettings {
@@ -63,10 +64,11 @@ export class DashboardFiles implements StaticFiles {
     return Object.hasOwn(DASHBOARD_ROUTES, pattern);
   }
 
-  serve(pattern: string, path: string, _req: unknown, res: ServerResponse): void {
+  serve(pattern: string, path: string, req: Pick<IncomingMessage, 'headers'>, res: ServerResponse): void {
     if (pattern === '/' && this.page !== undefined) {
       const html = this.page.replace('<!--gw-settings-->', () => this.settingsBlock());
-      sendFile(res, 'text/html; charset=utf-8', Buffer.from(html), { ...this.pageHeaders(), 'cache-control': 'no-cache' });
+      // The policy names the host the page was asked for: a cache must not give it to another.
+      sendFile(res, 'text/html; charset=utf-8', Buffer.from(html), { ...this.pageHeaders(req.headers.host), 'cache-control': 'no-cache', vary: 'Host' });
       return;
     }
     const asset = pattern === '/assets/:file' ? this.assets.get(path.slice('/assets/'.length)) : undefined;
@@ -87,16 +89,18 @@ export class DashboardFiles implements StaticFiles {
     return `<script id="gw-settings" type="application/json">${json}</script>`;
   }
 
-  /** The page talks to this host and the instance host only; nothing is framed, inlined or sent elsewhere. */
-  private pageHeaders(): Record<string, string> {
-    const instanceHost = this.settings.publicApiUrl ? new URL(this.settings.publicApiUrl).origin : `http://*:${this.apiPort} https://*:${this.apiPort}`;
+  /** The page talks to this host and the instance host only; nothing is framed, inlined or sent
+   * elsewhere. The instance host is PUBLIC_API_URL's origin, or else the one the page derives from
+   * the host name it was loaded from (`hostHeader`), never any host on that port. */
+  private pageHeaders(hostHeader: string | undefined): Record<string, string> {
+    const instanceHost = this.settings.publicApiUrl ? [new URL(this.settings.publicApiUrl).origin] : instanceHostSources(hostHeader, this.apiPort);
     return {
       'content-security-policy': [
         "default-src 'none'",
         "script-src 'self'",
         "style-src 'self'",
         "img-src 'self'",
-        `connect-src 'self' ${instanceHost}`,
+        ["connect-src 'self'", ...instanceHost].join(' '),
         "base-uri 'none'",
         "form-action 'none'",
         "frame-ancestors 'none'",

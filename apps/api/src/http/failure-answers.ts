@@ -30,7 +30,7 @@ export class FailureAnswers {
   send(error: unknown, host: HostName, req: IncomingMessage, res: ServerResponse): void {
     // Stage 1 and 2 refusals (form, authentication) spend the source's budget on the public hosts;
     // the ingest host counts only wrong bearer tokens, which its listener handles.
-    if (error instanceof RequestRefused && host !== 'internal') this.limits.failed(req.socket.remoteAddress ?? '');
+    if (error instanceof RequestRefused && host !== 'internal') this.limits.failed('public', req.socket.remoteAddress ?? '');
     const { status, violations } = this.classify(error);
     tagFailure(res, violations);
     if (res.headersSent) {

@@ -209,7 +209,7 @@ export const ANSWERS: ReadonlyMap<Type<unknown>, Answer> = new Map([
   ),
   answer(
     TestWebhookHandler,
-    'Sends one signed test notification now and tells how it went (8.6)',
+    'Sends one signed test notification now and tells how it went (8.6); one per instance and TEST_WEBHOOK_CONCURRENCY in all may be in flight, beyond which 0010 answers before anything is sent',
     object<TestWebhookResult>({ delivered: boolean('the receiver answered 2xx'), status: integer('0 when no answer came'), durationMs: integer(), error: text() }),
     [InstanceAuthFailed, InstanceExpired, WebhookUrlRefused, DeliveryOff, ConcurrentChange],
   ),

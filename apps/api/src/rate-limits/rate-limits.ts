@@ -6,32 +6,42 @@ import { RateLimited } from './rate-limited';
 import { TokenBuckets } from './token-buckets';
 
 /**
+ * Which failure budget of a source a host spends and obeys: the public hosts (account and instance)
+ * share one, the ingest host has its own, so that what the public sends from an address never locks
+ * the gateway on that address out of the ingest host (docs/api.md section 2).
+ */
+export type FailureScope = 'public' | 'ingest';
+
+/**
  * The API's rate limits (code 0010, docs/api.md section 2). An account's or an instance's budget is
  * spent only by requests that authenticated as it, so nobody can lock out an account without its
  * credentials; requests that fail the form checks or authentication spend their source address's
- * budget instead, and a source past that budget is refused everything until it refills. Keys are
- * only ever values that passed the form rules, and each set of buckets is bounded in bytes.
+ * budget instead, and a source past that budget is refused everything of that scope until it
+ * refills. Keys are only ever values that passed the form rules, and each set of buckets is bounded
+ * in bytes.
  */
 @Injectable()
 export class RateLimits {
   private readonly accounts: TokenBuckets;
   private readonly instances: TokenBuckets;
-  private readonly failures: TokenBuckets;
+  private readonly failures: Record<FailureScope, TokenBuckets>;
 
   constructor(@InjectConfig('rateLimits') rateLimits: RateLimitsConfig) {
     this.accounts = new TokenBuckets(rateLimits.accountPerMinute);
     this.instances = new TokenBuckets(rateLimits.instancePerMinute);
-    this.failures = new TokenBuckets(rateLimits.authFailuresPerMinute);
+    this.failures = { public: new TokenBuckets(rateLimits.authFailuresPerMinute), ingest: new TokenBuckets(rateLimits.authFailuresPerMinute) };
   }
 
-  /** Seconds a source must wait because of its failed requests (0: it may go on). Spends nothing. */
-  sourceWait(address: string): number {
-    return this.failures.wait(sourceKey(address));
+  /** Seconds a source must wait on the hosts of `scope` because of its failed requests there (0: it
+   * may go on). Spends nothing. */
+  sourceWait(scope: FailureScope, address: string): number {
+    return this.failures[scope].wait(sourceKey(address));
   }
 
-  /** A request from `address` failed the form checks or authentication (or the ingest host's bearer). */
-  failed(address: string): void {
-    this.failures.take(sourceKey(address));
+  /** A request from `address` failed the form checks or authentication on a public host, or sent a
+   * wrong bearer token to the ingest host. */
+  failed(scope: FailureScope, address: string): void {
+    this.failures[scope].take(sourceKey(address));
   }
 
   /** Spends from the budget of the account that just authenticated; throws RateLimited when spent. */
@@ -45,8 +55,8 @@ export class RateLimits {
   }
 
   /** What each set of buckets holds now, for /metrics. */
-  usage(): Record<'account' | 'instance' | 'source', { keys: number; bytes: number }> {
-    return { account: this.accounts.usage, instance: this.instances.usage, source: this.failures.usage };
+  usage(): Record<'account' | 'instance' | 'source' | 'ingest_source', { keys: number; bytes: number }> {
+    return { account: this.accounts.usage, instance: this.instances.usage, source: this.failures.public.usage, ingest_source: this.failures.ingest.usage };
   }
 }
 

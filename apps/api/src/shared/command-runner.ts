@@ -28,8 +28,10 @@ export class CommandRunner {
     model: StreamModel<Event, State>,
     streamName: string,
     decide: Decide<Event, State>,
+    /** For a command whose events do not depend on the stream's state (recording a test attempt). */
+    overrides: Pick<HandleOptions<State>, 'appendOnly' | 'conflictRetries'> = {},
   ): Promise<CommandOutcome<State, Event>> {
-    const options: HandleOptions<State> = { conflictRetries: this.config.conflictRetries, cache: this.states as StreamStateCache<State> };
+    const options: HandleOptions<State> = { conflictRetries: this.config.conflictRetries, cache: this.states as StreamStateCache<State>, ...overrides };
     const outcome = await handleCommand(this.store, streamName, model, decide, options);
     if (outcome.written) await this.waitUntilVisible(outcome.written.position);
     return outcome;

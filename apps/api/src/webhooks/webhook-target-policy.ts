@@ -3,9 +3,12 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { WebhooksConfig } from '@gw/config';
 import { InjectConfig } from '@gw/nest-app';
-import { nonPublicReason } from '@gw/net-policy';
+import { NOT_A_PUBLIC_ADDRESS, nonPublicReason } from '@gw/net-policy';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+/** The one 0008 reason for a host that is or resolves to a non-public address. */
+const NOT_PUBLIC = `webhookUrl is ${NOT_A_PUBLIC_ADDRESS}`;
 
 /** Resolves a host name to its addresses within `timeoutMs`; DNS unless a test provides another. */
 export type HostLookup = (host: string, timeoutMs: number) => Promise<string[]>;
@@ -72,22 +75,21 @@ export class WebhookTargetPolicy {
   /**
    * Why the URL's host is or resolves to a non-public address, or null. A name that does not resolve,
    * or not within the DNS time bound, is accepted: delivery checks the address again at connect time.
+   * The reason names neither the address, nor its kind, nor the host: a caller learns that it was
+   * refused and nothing about what the name resolves to (docs/api.md 4.4).
    */
   async resolutionProblem(url: string): Promise<string | null> {
-    if (url === '' || this.config.allowPrivateTargets) return null;
+    return (await this.isNonPublic(url)) ? NOT_PUBLIC : null;
+  }
+
+  private async isNonPublic(url: string): Promise<boolean> {
+    if (url === '' || this.config.allowPrivateTargets) return false;
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host)) {
-      const why = nonPublicReason(host);
-      return why && `webhookUrl host ${host} is a ${why} address`;
-    }
-    if (isLocalhostName(host)) return `webhookUrl host ${host} is a loopback name`;
+    if (isIP(host)) return nonPublicReason(host) !== null;
+    if (isLocalhostName(host)) return true;
     // `name.` and `name` are one host to DNS, but /etc/hosts only knows `name`: ask for that one.
     const addresses = await this.lookupWithin(host.replace(/\.$/, ''), this.config.dnsTimeoutMs);
-    for (const address of addresses) {
-      const why = nonPublicReason(address);
-      if (why) return `webhookUrl host ${host} resolves to a ${why} address`;
-    }
-    return null;
+    return addresses.some((address) => nonPublicReason(address) !== null);
   }
 
   private async lookupWithin(host: string, timeoutMs: number): Promise<string[]> {

@@ -14,7 +14,8 @@ export function configErrorOf(fn: () => unknown): ConfigError {
   throw new Error('expected a ConfigError, but nothing was thrown');
 }
 
-export const PRODUCTION_SECRETS = { INTERNAL_TOKEN: 'abcdefghijklmnopqrstuvwxyz012345', SECRETS_KEY: 'ab'.repeat(32) };
+// 32 different byte values: production refuses a key of fewer than 16.
+export const PRODUCTION_SECRETS = { INTERNAL_TOKEN: 'abcdefghijklmnopqrstuvwxyz012345', SECRETS_KEY: Buffer.from(Array.from({ length: 32 }, (_, i) => i * 7)).toString('hex') };
 
 /** A fresh working directory for each test (`temp.cwd`), removed after it, and a way to write a
  * package catalogue into it. */

@@ -1,6 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { instanceStream, newSigningSecret, notificationsStream, SecretBox, testWebhookId } from '@gw/application';
-import { instanceDecider, instanceStreamName, signingSecretsAt } from '@gw/domain-instances';
+import { instanceDecider, instanceStreamName, signingSecretsAt, type CreatedInstance } from '@gw/domain-instances';
 import { notificationsDecider, notificationsStreamName } from '@gw/domain-notifications';
 import { UNREADABLE_SECRET_ATTEMPT, WebhookSender } from '@gw/webhook-delivery';
 import { Clock } from '../../shared/clock';
@@ -8,12 +8,19 @@ import { CommandRunner } from '../../shared/command-runner';
 import { InstanceAuthenticator } from '../instance-authenticator';
 import { WebhookTargetPolicy } from '../webhook-target-policy';
 import { TestWebhookCommand, type TestWebhookResult } from './test-webhook.command';
+import { TestWebhookSlots } from './test-webhook-slots';
+
+/** Appended without an expected revision (the event ids and the store's hash chain stay sound:
+ * each adapter chains an `any` append to the stream's actual last event inside the append), and
+ * retried for as long as the store keeps refusing it for a race, which only EventStoreDB can. */
+const RECORD_ANYWAY = { appendOnly: true, conflictRetries: Number.MAX_SAFE_INTEGER };
 
 /**
  * docs/api.md 8.6: one signed test notification, sent now by the notifier's own sender (the same
  * connect-time address check), to the given URL (checked as registration checks it, not registered)
  * or to the registered one. The attempt is then recorded in the instance's notifications stream, for
- * getWebhookLogs; it has no sequence and is never retried.
+ * getWebhookLogs; it has no sequence and is never retried. At most one test per instance and
+ * TEST_WEBHOOK_CONCURRENCY in all are in flight (TestWebhookSlots).
  */
 @CommandHandler(TestWebhookCommand)
 export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand, TestWebhookResult> {
@@ -24,6 +31,7 @@ export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand, T
     private readonly secrets: SecretBox,
     private readonly auth: InstanceAuthenticator,
     private readonly sender: WebhookSender,
+    private readonly slots: TestWebhookSlots,
   ) {}
 
   async execute({ instanceId, token, webhookUrl }: TestWebhookCommand): Promise<TestWebhookResult> {
@@ -48,6 +56,21 @@ export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand, T
     });
     if (state.status !== 'created') throw new Error('tested instance has no state');
 
+    // Only now, once the caller authenticated and the target passed its checks: nobody without the
+    // token can hold a slot, and a refused call never did.
+    const release = this.slots.take(instanceId);
+    try {
+      return await this.attempt(instanceId, webhookUrl, state);
+    } finally {
+      release();
+    }
+  }
+
+  /** Sends the test and records how it went. Recording depends on nothing in the notifications
+   * stream, so it is appended at whatever revision the stream has and never loses to a concurrent
+   * append (before, a conflict answered 0012 after the request had gone out, and the attempt was
+   * missing from getWebhookLogs). */
+  private async attempt(instanceId: string, webhookUrl: string, state: CreatedInstance): Promise<TestWebhookResult> {
     const at = this.clock.now();
     const webhookId = testWebhookId();
     const signingSecrets = this.openSecrets(signingSecretsAt(state, at));
@@ -56,7 +79,7 @@ export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand, T
       : UNREADABLE_SECRET_ATTEMPT;
     const { status, error, durationMs } = result;
     const command = { type: 'RecordTestAttempt' as const, data: { instanceId, webhookId, at, status, error, durationMs } };
-    await this.runner.run(notificationsStream, notificationsStreamName(instanceId), (current) => notificationsDecider.decide(command, current));
+    await this.runner.run(notificationsStream, notificationsStreamName(instanceId), (current) => notificationsDecider.decide(command, current), RECORD_ANYWAY);
     return { delivered: status >= 200 && status < 300, status, durationMs, error };
   }
 
