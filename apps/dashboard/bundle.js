@@ -63,7 +63,9 @@ async function main() {
     return `/assets/${names[name]}`;
   });
   writeFileSync(path.join(out, 'index.html'), html);
-  console.log(`${path.relative(root, out)}: index.html, ${Object.values(names).join(', ')}`);
+  // Progress goes to stderr: stdout belongs to whatever runs after the build (`npm run --silent ops`
+  // pipes the CLI's JSON lines into other tools).
+  process.stderr.write(`${path.relative(root, out)}: index.html, ${Object.values(names).join(', ')}\n`);
 }
 
 main().catch((error) => {
