@@ -90,5 +90,9 @@ for (const name of names) {
   });
 }
 
+// As the apps' own logger does: a log line that cannot be written (a closed pipe, a full disk) is
+// lost, never the service.
+process.stdout.on('error', () => {});
+
 process.on('SIGTERM', () => stopAll('SIGTERM'));
 process.on('SIGINT', () => stopAll('SIGINT'));

@@ -87,8 +87,9 @@ describe.each(Object.keys(COMMANDS) as Kind[])('the %s example receiver', (kind)
   it('accepts a correctly signed notification and prints it', async () => {
     const { status, id } = await post(onOld.url, body, signedBy([oldSecret]));
     expect(status).toBe(204);
-    const printed = onOld.stdout().trim().split('\n').map((line) => JSON.parse(line) as { webhookId: string; notification: unknown });
-    expect(printed).toContainEqual({ webhookId: id, notification: JSON.parse(body) });
+    // The receiver prints before it answers, but its stdout pipe and the HTTP answer race here.
+    const line = await until('the printed notification', () => onOld.stdout().split('\n').find((l) => l.includes(id)));
+    expect(JSON.parse(line)).toEqual({ webhookId: id, notification: JSON.parse(body) });
   });
 
   it('refuses a signature made with another secret, and a body changed after signing', async () => {
