@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { ApiProcess, ROOT } from '@gw/testing';
+import { ApiProcess, NotifierProcess, ROOT } from '@gw/testing';
 
 /**
  * README's tour (Using the API, and the first example of Notifications) runs top to bottom as
@@ -19,6 +20,13 @@ function section(from: string, to: string): string {
   const end = readme.indexOf(to, start);
   if (start < 0 || end < 0) throw new Error(`README has no section from "${from}" to "${to}"`);
   return readme.slice(start, end);
+}
+
+/** The environment of a person's shell: none of the npm variables of the Jest run itself. */
+function shellEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!/^npm_/i.test(name)) env[name] = value;
+  return { ...env, NODE_ENV: 'test', NX_DAEMON: 'false', ...extra };
 }
 
 const shBlocks = (markdown: string) => [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1]);
@@ -103,17 +111,7 @@ describe("README's tour", () => {
     const prelude = `set -euo pipefail
 curl() { local answer; answer=$(command curl -sS "$@"); printf '%s\\n' "$answer"; printf '%s\\n' "$answer" >> "$TOUR_ANSWERS"; }
 `;
-    const env: NodeJS.ProcessEnv = {};
-    for (const [name, value] of Object.entries(process.env)) if (!/^npm_/i.test(name)) env[name] = value;
-    Object.assign(env, {
-      NODE_ENV: 'test',
-      NX_DAEMON: 'false',
-      DATA_DIR: api.dataDir,
-      BASE: api.accountUrl,
-      API: api.apiUrl,
-      INGEST: api.internalUrl,
-      TOUR_ANSWERS: answersFile,
-    });
+    const env = shellEnv({ DATA_DIR: api.dataDir, BASE: api.accountUrl, API: api.apiUrl, INGEST: api.internalUrl, TOUR_ANSWERS: answersFile });
     const run = spawnSync('bash', ['-c', prelude + TOUR.join('\n')], { cwd: ROOT, env, encoding: 'utf8', timeout: 150_000 });
     if (run.status !== 0) throw new Error(`the tour stopped (${run.status ?? run.signal}):\n${run.stderr}\n${run.stdout}`);
 
@@ -129,5 +127,43 @@ curl() { local answer; answer=$(command curl -sS "$@"); printf '%s\\n' "$answer"
     // Answers of other commands (the operator CLI's), among the JSON lines the tour printed.
     const printed = run.stdout.split('\n').flatMap((line) => (line.startsWith('{') ? [JSON.parse(line) as unknown] : []));
     for (const expected of others) expect(printed.some((line) => differences(expected, line).length === 0)).toBe(true);
+  }, 180_000);
+});
+
+describe("README's walk-through", () => {
+  const blocks = shBlocks(section('### Walk-through', '### Recovering'));
+  let api: ApiProcess;
+  let notifier: NotifierProcess;
+  beforeAll(async () => {
+    // Block 1 is `npm start` with local receivers allowed and the demo account (development): the
+    // same apps, started here on ephemeral ports.
+    expect(blocks[0]).toContain('ALLOW_PRIVATE_WEBHOOK_TARGETS=true ALLOW_HTTP_WEBHOOKS=true npm start');
+    const env = { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', ALLOW_HTTP_WEBHOOKS: 'true', DEMO_ACCOUNT: 'true' };
+    api = await ApiProcess.start({ env });
+    notifier = await NotifierProcess.start(api.dataDir, env);
+  });
+  afterAll(async () => {
+    await notifier?.stop();
+    await api?.stop();
+    api?.removeData();
+  });
+
+  it('delivers the simulated traffic to the verifying receiver', async () => {
+    const free = createServer();
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+    const receiverPort = String((free.address() as AddressInfo).port);
+    await new Promise((resolve) => free.close(resolve));
+    const env = shellEnv({ DATA_DIR: api.dataDir, BASE: api.accountUrl, API: api.apiUrl, RECEIVER_PORT: receiverPort, INTERNAL_PORT: String(api.ports['internal']) });
+    const run = spawnSync('bash', ['-c', `set -euo pipefail\n${blocks.slice(1).join('\n')}`], { cwd: ROOT, env, encoding: 'utf8', timeout: 150_000 });
+    if (run.status !== 0) throw new Error(`the walk-through stopped (${run.status ?? run.signal}):\n${run.stderr}\n${run.stdout}`);
+
+    const printed = run.stdout.split('\n').flatMap((line) => (line.startsWith('{') ? [JSON.parse(line) as Record<string, any>] : []));
+    const received = printed.filter((line) => 'webhookId' in line);
+    expect(received.length).toBeGreaterThan(0);
+    expect(new Set(received.map((line) => line.notification.instanceId)).size).toBe(1);
+    const logs = printed.at(-1)!;
+    expect(logs.success).toBe(true);
+    expect(logs.attempts.some((attempt: { status: number }) => attempt.status === 204)).toBe(true);
+    expect(run.stderr).not.toContain('rejected');
   }, 180_000);
 });
