@@ -4,7 +4,7 @@
 // type-checks here; esbuild strips the types (no decorators in the page, so no metadata is lost).
 // Usage: node apps/dashboard/bundle.js apps/dashboard/tsconfig.browser.json
 const { createHash } = require('node:crypto');
-const { mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 const esbuild = require('esbuild');
 const ts = require('typescript');
@@ -26,6 +26,13 @@ function typeCheck() {
   if (diagnostics.some((d) => d.category === ts.DiagnosticCategory.Error)) process.exit(1);
 }
 
+/** Replaces `file` in one step: readers see the old content or the new, never a part. */
+function writeAtomically(file, content) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, content);
+  renameSync(temporary, file);
+}
+
 const hashed = (name, content) => {
   const ext = path.extname(name);
   return `${path.basename(name, ext)}-${createHash('sha256').update(content).digest('hex').slice(0, 10)}${ext}`;
@@ -33,8 +40,9 @@ const hashed = (name, content) => {
 
 async function main() {
   typeCheck();
-  // Start clean, so that the assets of an earlier build do not linger.
-  rmSync(out, { recursive: true, force: true });
+  // Built in memory and then written file by file, each through a rename, and the files of an earlier
+  // build removed last: a build (every `npm run ops` starts with one) may run while an API reads the
+  // bundle, and must never show it a missing or half-written file.
   mkdirSync(path.join(out, 'assets'), { recursive: true });
   const result = await esbuild.build({
     entryPoints: [path.join(src, 'main.ts'), path.join(src, 'styles.css')],
@@ -48,22 +56,29 @@ async function main() {
     outdir: path.join(out, 'assets'),
     entryNames: '[name]-[hash]',
     metafile: true,
+    write: false,
     logLevel: 'warning',
   });
+  for (const file of result.outputFiles) writeAtomically(file.path, file.contents);
   const names = {};
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
     if (output.entryPoint) names[path.basename(output.entryPoint)] = path.basename(file);
   }
   const icon = readFileSync(path.join(src, 'icon.svg'));
   names['icon.svg'] = hashed('icon.svg', icon);
-  writeFileSync(path.join(out, 'assets', names['icon.svg']), icon);
+  writeAtomically(path.join(out, 'assets', names['icon.svg']), icon);
 
   const html = readFileSync(path.join(src, 'index.html'), 'utf8').replace(/\{\{asset:([\w.-]+)\}\}/g, (_, name) => {
     if (!names[name]) throw new Error(`index.html names an asset the bundle does not have: ${name}`);
     return `/assets/${names[name]}`;
   });
-  writeFileSync(path.join(out, 'index.html'), html);
-  console.log(`${path.relative(root, out)}: index.html, ${Object.values(names).join(', ')}`);
+  writeAtomically(path.join(out, 'index.html'), html);
+  // What an earlier build left: assets whose content (so whose hashed name) is no longer used.
+  const kept = new Set(Object.values(names));
+  for (const name of readdirSync(path.join(out, 'assets'))) if (!kept.has(name)) rmSync(path.join(out, 'assets', name), { force: true });
+  // Progress goes to stderr: stdout belongs to whatever runs after the build (`npm run --silent ops`
+  // pipes the CLI's JSON lines into other tools).
+  process.stderr.write(`${path.relative(root, out)}: index.html, ${Object.values(names).join(', ')}\n`);
 }
 
 main().catch((error) => {

@@ -44,7 +44,10 @@ function serveStatus(config: AppConfig, notifier: NotifierService, logger: Logge
       },
     );
   };
-  return startListener({ name: 'notifier', port: config.http.notifierPort, address: config.http.internalHost, routes: STATUS_ROUTES, handler }, logger);
+  return startListener(
+    { name: 'notifier', port: config.http.notifierPort, address: config.http.internalHost, portVariable: 'NOTIFIER_PORT', routes: STATUS_ROUTES, handler },
+    logger,
+  );
 }
 
 async function main(): Promise<void> {

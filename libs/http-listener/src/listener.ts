@@ -11,6 +11,8 @@ export interface ListenerSpec {
   name: string;
   port: number;
   address: string;
+  /** The environment variable that sets `port` (`ACCOUNT_PORT`, ...), named when the port is taken. */
+  portVariable?: string;
   /** The routes served, so that a request refused by Node's parser still gets `Allow` on a 405. */
   routes: RouteTable;
   handler: RequestListener;
@@ -20,6 +22,24 @@ export interface Listener {
   name: string;
   server: Server;
   port: number;
+}
+
+/**
+ * The port a listener was given cannot be had: another process holds it (EADDRINUSE) or the user
+ * may not bind it (EACCES). The message names the port, the address and the variable to change,
+ * since Node's own error names none of them in words an operator acts on.
+ */
+export class PortUnavailable extends Error {
+  constructor(
+    readonly spec: Pick<ListenerSpec, 'name' | 'port' | 'address' | 'portVariable'>,
+    readonly code: 'EADDRINUSE' | 'EACCES',
+  ) {
+    const what = `port ${spec.port} on ${spec.address} (${spec.portVariable ?? 'its port'}, the ${spec.name} listener)`;
+    const why = code === 'EADDRINUSE' ? 'is already in use by another process' : 'may not be used by this user';
+    const fix = spec.portVariable ? `set ${spec.portVariable} to a free port` : 'choose a free port';
+    super(`${what} ${why}: stop the process that holds it, or ${fix}`);
+    this.name = 'PortUnavailable';
+  }
 }
 
 /** Limits every port shares: a slow or idle client cannot hold a connection for long. The timeouts
@@ -39,7 +59,9 @@ export function startListener(spec: ListenerSpec, logger: Logger): Promise<Liste
     server.on('connect', (req: IncomingMessage, socket: Duplex) =>
       answerClientError(spec.routes, Object.assign(new Error('CONNECT'), { code: 'HPE_CONNECT', rawPacket: Buffer.from(`CONNECT ${req.url}`) }), socket),
     );
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' || error.code === 'EACCES' ? new PortUnavailable(spec, error.code) : error),
+    );
     server.listen(spec.port, spec.address, () => {
       const port = (server.address() as AddressInfo).port;
       logger.info('listening', { host: spec.name, address: spec.address, port });

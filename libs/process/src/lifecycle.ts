@@ -1,9 +1,14 @@
 import { createLogger, type Logger } from '@gw/logging';
 
-/** Runs an app's start-up; a failure is logged (as JSON, like everything else) and exits 1. */
+/**
+ * Runs an app's start-up; a failure is logged (as JSON, like everything else) and exits 1. The
+ * reason is also written in words to stderr, for the person who ran `npm start` and reads no JSON
+ * (a port in use names its variable there).
+ */
 export function startOrExit(app: string, start: () => Promise<void>): void {
   start().catch((error: unknown) => {
     createLogger('error', { app }).error('failed to start', { error });
+    process.stderr.write(`${app} failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });
 }

@@ -1,4 +1,4 @@
-// Operator CLI (docs/api.md section 5): `npm run ops -- <command>`. Results go to stdout as JSON lines;
+// Operator CLI (docs/api.md section 5): `npm run ops -- <command>`. Results go to stdout as JSON lines (output.ts);
 // errors go to stderr with exit code 1.
 import { handleCommand, notificationsStream, withEventSchemas } from '@gw/application';
 import { notificationsDecider, notificationsStreamName } from '@gw/domain-notifications';
@@ -13,6 +13,7 @@ import { UnknownSubject } from './audit/timeline';
 import { printTimeline } from './audit/timeline-command';
 import { auditVerify } from './audit/verify-command';
 import { eraseInstance, instanceOption } from './instances-erase';
+import { Output } from './output';
 
 const USAGE = `Usage: npm run ops -- <command>
 
@@ -53,8 +54,17 @@ async function withStore<T>(config: AppConfig, work: (store: EventStore) => Prom
   }
 }
 
-function print(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}\n`);
+const out = new Output();
+
+/** Thrown when the one result of a command that changed something could not be written. */
+class ResultLost extends Error {}
+
+/**
+ * Prints the result of a command that changed something. The change is made by then: when the
+ * reader has gone, the operator must hear on stderr what happened and what to do (`then`).
+ */
+async function report(value: unknown, then: string): Promise<void> {
+  if (!(await out.json(value))) throw new ResultLost(`stdout was closed before the result was written; ${then}`);
 }
 
 /** `--email`, checked by the same rule as the API's `email` parameter, so that every account an
@@ -69,7 +79,7 @@ function emailOption(args: string[]): string {
 async function run(argv: string[]): Promise<void> {
   const [group, action, ...rest] = argv;
   if (!group || group === 'help' || group === '--help') {
-    process.stdout.write(`${USAGE}\n`);
+    await out.line(USAGE);
     return;
   }
   const config = loadConfig();
@@ -77,17 +87,19 @@ async function run(argv: string[]): Promise<void> {
   switch (command) {
     case 'accounts create': {
       const email = emailOption(rest);
-      print(await withStore(config, (store) => createAccount(store, config, email)));
+      const created = await withStore(config, (store) => createAccount(store, config, email));
+      await report(created, `the account of ${created.email} exists: run \`accounts reset-key --email ${created.email}\` for a key`);
       return;
     }
     case 'accounts reset-key': {
       const email = emailOption(rest);
-      print(await withStore(config, (store) => resetAccountKey(store, config, email)));
+      const reset = await withStore(config, (store) => resetAccountKey(store, config, email));
+      await report(reset, `the old key of ${reset.email} no longer works: run \`accounts reset-key --email ${reset.email}\` again`);
       return;
     }
     case 'accounts erase': {
       const email = emailOption(rest);
-      print(await withStore(config, (store) => eraseAccountOf(store, config, email)));
+      await report(await withStore(config, (store) => eraseAccountOf(store, config, email)), 'the account was erased');
       return;
     }
     case 'deliveries resend': {
@@ -103,17 +115,18 @@ async function run(argv: string[]): Promise<void> {
           { conflictRetries: config.store.conflictRetries },
         ),
       );
-      print({ instance: instanceId, resent: events.length });
+      await report({ instance: instanceId, resent: events.length }, `${events.length} notification(s) were resent`);
       return;
     }
     case 'instances erase': {
       const instanceId = instanceOption(rest);
       if (!instanceId) throw new UsageError('--instance must name an instance');
-      print(await withStore(config, (store) => eraseInstance(store, instanceId)));
+      await report(await withStore(config, (store) => eraseInstance(store, instanceId)), 'the instance\'s data keys were destroyed');
       return;
     }
     case 'packages list':
-      for (const pkg of config.packages.catalogue) print(pkg);
+      // A listing whose reader went away simply stops: the reader chose to read no more.
+      for (const pkg of config.packages.catalogue) if (!(await out.json(pkg))) return;
       return;
     case 'events list': {
       const { values } = parseArgs({
@@ -130,7 +143,9 @@ async function run(argv: string[]): Promise<void> {
               after: values.after ? BigInt(values.after) : undefined,
               maxCount: values.limit ? Number(values.limit) : 1000,
             });
-        for (const event of events) print({ ...event, data: hideSealed(event.data), metadata: hideSealed(event.metadata) });
+        for (const event of events) {
+          if (!(await out.json({ ...event, data: hideSealed(event.data), metadata: hideSealed(event.metadata) }))) return;
+        }
       });
       return;
     }
@@ -145,7 +160,7 @@ async function run(argv: string[]): Promise<void> {
       if ((instanceId === '') === (email === '')) throw new UsageError('audit timeline needs --instance ID or --account EMAIL');
       if (email !== '' && !isEmail(email)) throw new UsageError('--account must be an e-mail address');
       const subject = instanceId !== '' ? { instanceId } : { email };
-      await withStore(config, (store) => printTimeline(store, config, subject, values.json === true, (line) => process.stdout.write(`${line}\n`)));
+      await withStore(config, (store) => printTimeline(store, config, subject, values.json === true, (line) => void out.line(line)));
       return;
     }
     case 'audit verify':
@@ -157,7 +172,7 @@ async function run(argv: string[]): Promise<void> {
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof UsageError || error instanceof AccountRefused || error instanceof UnknownSubject) {
+  if (error instanceof ConfigError || error instanceof UsageError || error instanceof AccountRefused || error instanceof UnknownSubject || error instanceof ResultLost) {
     process.stderr.write(`error: ${error.message}\n`);
     if (error instanceof UsageError) process.stderr.write(`\n${USAGE}\n`);
   } else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

@@ -174,6 +174,9 @@ function decodable(path: string): boolean {
 }
 
 /** Starts one listener per host and resolves once all of them listen. */
+/** The variable that sets each host's port (README, Configuration), named when the port is taken. */
+const PORT_VARIABLES: Record<HostName, string> = { account: 'ACCOUNT_PORT', instance: 'API_PORT', internal: 'INTERNAL_PORT' };
+
 export function listenOnHosts(
   hosts: Array<{ host: HostName; port: number; address: string; options?: HostOptions }>,
   dispatcher: Dispatcher,
@@ -181,7 +184,10 @@ export function listenOnHosts(
 ): Promise<Listener[]> {
   return Promise.all(
     hosts.map(({ host, port, address, options }) =>
-      startListener({ name: host, port, address, routes: ROUTES[host], handler: createHostHandler(host, dispatcher, logger, options) }, logger),
+      startListener(
+        { name: host, port, address, portVariable: PORT_VARIABLES[host], routes: ROUTES[host], handler: createHostHandler(host, dispatcher, logger, options) },
+        logger,
+      ),
     ),
   );
 }

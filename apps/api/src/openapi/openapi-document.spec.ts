@@ -24,6 +24,13 @@ describe.each(HOSTS)('the OpenAPI description of the %s host', (host) => {
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
   });
 
+  it('is titled with the service and host names and explains no spec placeholder ({base_url}, {api_url})', () => {
+    const info = (openApiDocument(host) as { info: { title: string; description: string } }).info;
+    expect(info.title).toBe(`gateway-hub ${host} host`);
+    expect(`${info.title} ${info.description}`).not.toMatch(/\{(base|api)_url\}/);
+    expect(info.description).toContain(host === 'account' ? '`ACCOUNT_PORT` (8080 by default)' : '`API_PORT` (8081 by default)');
+  });
+
   it('documents every route of the router, and no route the router does not have', () => {
     expect(documentedKeys(doc).sort()).toEqual(routeKeys(host).sort());
     // The instance host's CORS preflights are documented; the account host takes none.

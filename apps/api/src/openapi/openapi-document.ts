@@ -179,12 +179,16 @@ export const preflighted = (host: PublicHost, pattern: string): boolean => host 
 
 const INFO: Record<PublicHost, { title: string; summary: string }> = {
   account: {
-    title: 'Account host ({base_url})',
-    summary: "An account holder's operations: create, renew, list, delete instances, reset tokens and keys, register a webhook.",
+    // The spec's placeholders ({base_url}, {api_url}) mean nothing to a reader of /docs: the
+    // service's name, and the variable that sets the port, say where this is.
+    title: 'gateway-hub account host',
+    summary:
+      "An account holder's operations: create, renew, list, delete instances, reset tokens and keys, register a webhook. Served on `ACCOUNT_PORT` (8080 by default), next to the dashboard at `/`.",
   },
   instance: {
-    title: 'Instance host ({api_url})',
-    summary: "An instance's operations: its webhook, delivery log, signing secret, test deliveries, notifications and redelivery.",
+    title: 'gateway-hub instance host',
+    summary:
+      "An instance's operations: its webhook, delivery log, signing secret, test deliveries, notifications and redelivery. Served on `API_PORT` (8081 by default).",
   },
 };
 
@@ -195,7 +199,7 @@ function documentDescription(host: PublicHost): string {
     'Rate limits answer `0010` with `Retry-After`: per account or instance for requests that authenticated, and per source address for requests that failed the form or authentication stage. Successful requests, `/healthz`, the dashboard, this document and `/docs` never count against a source.',
     host === 'instance'
       ? 'Cross-origin calls are allowed: every answer carries `Access-Control-Allow-Origin: *`, and an `OPTIONS` preflight on an operation answers 204 with `Access-Control-Allow-Methods` and `Access-Control-Allow-Headers`. Credentials are parameters, never cookies.'
-      : 'The instance host ({api_url}) describes its own operations at its `/openapi.json`.',
+      : "The instance host (`API_PORT`, 8081 by default; the dashboard reaches it at `PUBLIC_API_URL` when that is set) describes an instance's operations at its own `/openapi.json` and `/docs`.",
     `Error codes (docs/api.md section 3):\n\n${codeTable(ALL_CODES)}`,
   ].join('\n\n');
 }

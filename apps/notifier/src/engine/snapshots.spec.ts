@@ -91,7 +91,7 @@ const SHAPES: Record<number, { instance: string[]; notifications: string[]; open
     open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
     noticePeriod: ['expiresAt', 'renewals', 'since'],
   },
-  // Audit and erasure (docs/api.md 9.4, 9.6): an account's id instead of its address, and open
+  // Audit and erasure (docs/api.md 9.3, 9.5): an account's id instead of its address, and open
   // notifications' bodies holding sealed messages and acks.
   5: {
     instance: [

@@ -52,7 +52,7 @@ export const SAMPLES: { readonly [T in StoredEventType]: Complete<DataOf<T>> } =
       fromMe: false,
       type: 'chat',
       time: 1767225600,
-      // chatId, from, senderName and body, sealed together (docs/api.md 9.4).
+      // chatId, from, senderName and body, sealed together (docs/api.md 9.3).
       sealed: 'pd2.20260101.0a1b2c3d.sealed-message',
     },
     receivedAt: '2026-01-01T00:00:00.000Z',

@@ -24,7 +24,7 @@ export interface Ack {
   time: number;
 }
 
-/** The personal fields of a message: never stored in clear (docs/api.md 9.4). */
+/** The personal fields of a message: never stored in clear (docs/api.md 9.3). */
 export type MessagePersonalField = 'chatId' | 'from' | 'senderName' | 'body';
 
 /**

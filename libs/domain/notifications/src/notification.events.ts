@@ -2,7 +2,7 @@ import type { SealedAck, SealedMessage } from '@gw/domain-inbox';
 import type { InstanceNotice } from './instance-notices';
 
 /** The body a receiver gets, as recorded (docs/api.md section 6): messages and acks in their stored,
- * sealed form, opened into the receiver's shape only when sent or read (section 9.4). */
+ * sealed form, opened into the receiver's shape only when sent or read (section 9.3). */
 export type NotificationBody =
   | { instanceId: string; sequence: number; messages: SealedMessage[] }
   | { instanceId: string; sequence: number; ack: SealedAck[] }

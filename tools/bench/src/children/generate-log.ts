@@ -75,7 +75,7 @@ function writeMix(log: LogWriter, target: number): Record<string, number> {
     const chatId = `55119${String(k).padStart(8, '0')}@c.us`;
     const isMessage = r < 0.6;
     const receivedAt = at();
-    // Personal fields sealed as the service seals them (docs/api.md 9.4), the notification copying them.
+    // Personal fields sealed as the service seals them (docs/api.md 9.3), the notification copying them.
     const key = dataKey(log, instanceId, receivedAt);
     const content = isMessage
       ? { messages: [sealMessageWith(key, { id, chatId, from: chatId, fromMe: false, senderName: 'Bench Sender', type: 'chat', body: `Hello! This is message ${traffic}; how are you?`, time: 1_767_225_600 })] }

@@ -1,7 +1,7 @@
 import { writtenAt } from '@gw/application';
 import type { RecordedEvent } from '@gw/event-store';
 
-/** What the timeline shows for a personal field whose data key was destroyed (docs/api.md 9.4). */
+/** What the timeline shows for a personal field whose data key was destroyed (docs/api.md 9.3). */
 export const ERASED = '[erased]';
 
 /** Opens what the store holds sealed: a message's or ack's personal fields and an account's address,
