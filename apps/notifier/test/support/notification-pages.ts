@@ -25,8 +25,10 @@ export async function allNotifications(stack: Stack, instance: Instance, limit =
   for (;;) {
     const page = await notificationsPage(stack, instance, { after, limit });
     found.push(...page.notifications);
-    if (page.notifications.length < limit) return found;
-    after = page.notifications[page.notifications.length - 1].sequence;
+    // A page may be cut short at 1 MiB: the last one shows lastSequence, or nothing.
+    const last = page.notifications.at(-1)?.sequence;
+    if (last === undefined || last >= page.lastSequence) return found;
+    after = last;
   }
 }
 
