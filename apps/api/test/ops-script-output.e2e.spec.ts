@@ -31,6 +31,10 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, closeStdou
   });
 }
 
+/** The CLI as `npm run ops` runs it once built. */
+const builtCli = (args: string[], env: NodeJS.ProcessEnv, closeStdout = false) =>
+  run(process.execPath, ['-r', join(ROOT, 'tools/runtime/paths.js'), join(ROOT, 'dist/tools/ops/src/main.js'), ...args], env, closeStdout);
+
 /** Every stdout line parsed as JSON; fails naming the first line that is not. */
 function jsonLines(stdout: string): any[] {
   const lines = stdout.split('\n');
@@ -58,7 +62,7 @@ describe('npm run --silent ops: stdout holds JSON lines only', () => {
     return jsonLines(result.stdout);
   };
   const ops = async (...args: string[]) => {
-    const result = await run(process.execPath, ['-r', join(ROOT, 'tools/runtime/paths.js'), join(ROOT, 'dist/tools/ops/src/main.js'), ...args], env);
+    const result = await builtCli(args, env);
     expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
     return jsonLines(result.stdout);
   };
@@ -112,8 +116,7 @@ describe('npm run --silent ops: stdout holds JSON lines only', () => {
 describe('ops with its stdout closed by the reader (EPIPE)', () => {
   let api: ApiProcess;
   let env: NodeJS.ProcessEnv;
-  const cli = (args: string[], closeStdout: boolean) =>
-    run(process.execPath, ['-r', join(ROOT, 'tools/runtime/paths.js'), join(ROOT, 'dist/tools/ops/src/main.js'), ...args], env, closeStdout);
+  const cli = (args: string[], closeStdout: boolean) => builtCli(args, env, closeStdout);
 
   beforeAll(async () => {
     api = await ApiProcess.start();
