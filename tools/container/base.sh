@@ -9,7 +9,8 @@
 # Needs root, debootstrap and podman. Environment: BASE_IMAGE (name to give), PODMAN (podman command
 # with its options; by default vfs storage of its own under BASE_CACHE), NODE24_VERSION, NPM_VERSION.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+self=$(readlink -f "$0")
+cd "$(dirname "$self")/../.."
 
 image=${BASE_IMAGE:-localhost/gateway-hub-base:bookworm-node24}
 cache=${BASE_CACHE:-/var/tmp/gateway-hub-container}
@@ -45,20 +46,21 @@ trap cleanup EXIT
 rootfs_tar="$cache/bookworm-minbase.tar"
 if [ ! -s "$rootfs_tar" ]; then
   start=$(date +%s)
-  debootstrap --variant=minbase --include=ca-certificates,python3,make,g++ bookworm "$tmp/rootfs" "$(mirror)" >"$tmp/debootstrap.log" 2>&1 \
+  uri=$(mirror)
+  debootstrap --variant=minbase --include=ca-certificates,python3,make,g++ bookworm "$tmp/rootfs" "$uri" >"$tmp/debootstrap.log" 2>&1 \
     || { tail -n 30 "$tmp/debootstrap.log" >&2; exit 1; }
   rm -rf "$tmp/rootfs/var/cache/apt/archives/"*.deb "$tmp/rootfs/var/lib/apt/lists/"*
   tar -C "$tmp/rootfs" --numeric-owner -cf "$tmp/rootfs.tar" .
   mv "$tmp/rootfs.tar" "$rootfs_tar"
-  rm -rf "$tmp/rootfs"
+  rm -rf --one-file-system "$tmp/rootfs"
   echo "base.sh: debootstrap took $(( $(date +%s) - start )) s" >&2
 fi
 
-# 2. Node 24 and npm on top, in a layer of their own.
+# 2. Node 24 and npm on top; imported again only when one of them (or this script) changed.
 node_dir=$(tools/node24/install.sh)
 node_version=$("$node_dir/bin/node" --version)
 tag_file="$cache/imported"
-want="$image $node_version npm-$npm_version $(stat -c %Y "$rootfs_tar") $(sha256sum "$0" | cut -c1-16)"
+want="$image $node_version npm-$npm_version $(stat -c %Y "$rootfs_tar") $(sha256sum "$self" | cut -c1-16)"
 if [ -f "$tag_file" ] && [ "$(cat "$tag_file")" = "$want" ] && "${podman[@]}" image exists "$image"; then
   echo "$image"
   exit 0
