@@ -184,7 +184,8 @@ for name in "${names[@]}"; do
 done
 echo "check.sh: podman run: the image's HEALTHCHECK reports both containers healthy ($(elapsed "$t"))"
 for name in "${names[@]}"; do
-  "${podman[@]}" stop -t 20 "$name" >/dev/null 2>>"$work/stop.log"   # (without systemd it warns about health timers)
+  # (Without systemd, podman warns here that it cannot remove the health check's timer.)
+  "${podman[@]}" stop -t 20 "$name" >/dev/null 2>>"$work/stop.log" || { cat "$work/stop.log" >&2; echo "check.sh: podman stop $name failed" >&2; exit 1; }
   code=$("${podman[@]}" inspect --format '{{.State.ExitCode}}' "$name")
   [ "$code" = 0 ] || { podman_logs; tail -n 30 "$work/$name.log" >&2; echo "check.sh: $name exited with $code on stop" >&2; exit 1; }
 done
