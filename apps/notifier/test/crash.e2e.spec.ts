@@ -211,7 +211,13 @@ describe('an instance that expired and was renewed', () => {
     await stack.message(instance, { id: 'after-renewal' });
     await until('the message after renewal', () => receiver.at('/renewed').length >= 2);
     expect(receiver.at('/renewed')[1].json).toMatchObject({ sequence: 2, messages: [{ id: 'after-renewal' }] });
-    expect(await stack.logs(instance)).toHaveLength(2);
+    // The receiver has the notification before the notifier has recorded the attempt's outcome and
+    // the API has read it: wait for the record rather than race it (a loaded machine loses that race).
+    const attempts = await until('the second attempt in the logs', async () => {
+      const logged = await stack.logs(instance);
+      return logged.length >= 2 && logged;
+    }, 10_000, 50);
+    expect(attempts).toHaveLength(2);
   });
 
   it('has a retry that is not due yet cancelled when the running notifier sees the renewal of the expired instance', async () => {
