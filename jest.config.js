@@ -29,6 +29,10 @@ module.exports = {
     ],
   },
   testTimeout: 60000,
+  // Two workers on this two-core machine: most of an e2e spec's time is spent waiting on the
+  // processes it started (retries, timeouts, a receiver that is down), so one worker left a core
+  // idle and npm test took over 11 minutes; the reliability, soak and browser suites keep one.
+  maxWorkers: 2,
   globalSetup: '<rootDir>/tools/jest/global-setup.js',
   globalTeardown: '<rootDir>/tools/jest/global-teardown.js',
   reporters: ['default', '<rootDir>/tools/jest/summary-reporter.js'],
