@@ -48,9 +48,19 @@ function jsonLines(stdout: string): any[] {
   });
 }
 
+/** One API for the file: the CLI works on its data dir while it runs, as an operator's would. */
+let api: ApiProcess;
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  api = await ApiProcess.start();
+  env = shellEnv(api.dataDir);
+});
+afterAll(async () => {
+  await api?.stop();
+  api?.removeData();
+});
+
 describe('npm run --silent ops: stdout holds JSON lines only', () => {
-  let api: ApiProcess;
-  let env: NodeJS.ProcessEnv;
   let instanceid = '';
   const email = 'cat@example.com';
   /** Through `npm run --silent ops`, which builds first: what a script runs. Each run builds (10 s
@@ -66,15 +76,6 @@ describe('npm run --silent ops: stdout holds JSON lines only', () => {
     expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
     return jsonLines(result.stdout);
   };
-
-  beforeAll(async () => {
-    api = await ApiProcess.start();
-    env = shellEnv(api.dataDir);
-  });
-  afterAll(async () => {
-    await api?.stop();
-    api?.removeData();
-  });
 
   it('accounts create prints one line whose API key works', async () => {
     const [created, ...rest] = await viaNpm('accounts', 'create', '--email', email);
@@ -114,18 +115,7 @@ describe('npm run --silent ops: stdout holds JSON lines only', () => {
 });
 
 describe('ops with its stdout closed by the reader (EPIPE)', () => {
-  let api: ApiProcess;
-  let env: NodeJS.ProcessEnv;
   const cli = (args: string[], closeStdout: boolean) => builtCli(args, env, closeStdout);
-
-  beforeAll(async () => {
-    api = await ApiProcess.start();
-    env = shellEnv(api.dataDir);
-  });
-  afterAll(async () => {
-    await api?.stop();
-    api?.removeData();
-  });
 
   it('accounts create says on stderr that the account exists and how to get a key, and exits 1', async () => {
     const lost = await cli(['accounts', 'create', '--email', 'pipe@example.com'], true);
