@@ -188,6 +188,20 @@ export default [
       ],
     },
   },
+  {
+    // The notifier's engine takes time and randomness from what it is given (the Clock, the jitter
+    // source), so that its unit specs drive it with a fake clock.
+    files: ['apps/notifier/src/engine/**/*.ts'],
+    ignores: ['apps/notifier/src/engine/clock.ts', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'The notifier engine takes the time from its Clock.' },
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'The notifier engine takes the time from its Clock.' },
+        { selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']", message: 'The notifier engine takes randomness from its settings.' },
+      ],
+    },
+  },
   refuse(['libs/event-store/src/sqlite/**/*.ts'], [onlyInAdapter('@eventstore/*', 'esdb')]),
   refuse(['libs/event-store/src/esdb/**/*.ts'], [onlyInAdapter('better-sqlite3', 'sqlite')]),
   refuse(['libs/projections/src/**/*.ts'], [{ group: ['better-sqlite3'], message: 'Read models and their queries know no storage; the SQLite implementation lives in sqlite/.' }], [

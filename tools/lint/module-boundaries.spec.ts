@@ -69,6 +69,12 @@ describe('layering is enforced by lint', () => {
     expect(restrictedLines('libs/event-store/src/__fixtures__/adapter-in-port.fixture.ts', 'no-restricted-imports')).toEqual([6, 7, 8, 9, 10]);
   });
 
+  it('keeps the machine clock and randomness out of the notifier engine: they come from its Clock and settings', () => {
+    const messages = lint('apps/notifier/src/engine/__fixtures__/clock-in-engine.fixture.ts').filter((m) => m.ruleId === 'no-restricted-syntax');
+    // Lines 3-5: new Date(), Date.now(), Math.random(); line 6 parses a given time and is fine.
+    expect(messages.map((m) => m.line)).toEqual([3, 4, 5]);
+  });
+
   it('refuses an eager import of the EventStoreDB adapter in open, and lets its type through', () => {
     expect(restrictedLines('libs/event-store/src/open/__fixtures__/eager-esdb.fixture.ts', '@typescript-eslint/no-restricted-imports')).toEqual([5]);
   });

@@ -5,27 +5,34 @@ import { InjectConfig } from '@gw/nest-app';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import { WebhookSender } from '@gw/webhook-delivery';
-import { Dispatcher } from './engine/dispatcher';
-import { Follower } from './engine/follower';
+import { CheckpointRecorder } from './engine/checkpoints';
+import { systemClock } from './engine/clock';
+import { FairScheduler } from './engine/fair-scheduler';
+import { LogFollower } from './engine/log-follower';
+import { NoticeSchedule } from './engine/notice-schedule';
 import { NotificationBatcher } from './engine/notification-batcher';
-import { NoticeClock } from './engine/notice-clock';
+import { NotificationSender } from './engine/notification-sender';
 import { NotificationWriter } from './engine/notification-writer';
 import { NotifierModel } from './engine/notifier-model';
+import { FOLLOWED_STREAM_PREFIXES, NotifierProcessor } from './engine/notifier-processor';
 import { RetentionSweeper } from './engine/retention-sweeper';
+import { Snapshotter } from './engine/snapshotter';
 import { NotifierMetrics } from './metrics/metrics';
 import { EVENT_STORE, LOGGER } from './tokens';
 
 /** How often the notifier erases personal data past MESSAGE_RETENTION_DAYS (besides at start). */
 const RETENTION_SWEEP_INTERVAL_MS = 3_600_000;
 
+/** How often the notifier looks for instance notices due: within 5 s of their moment (docs/api.md 8.9). */
+const NOTICE_CHECK_MS = 1000;
+
 /** The notifier: follows the log, creates notifications, delivers them, records every outcome. */
 @Injectable()
 export class NotifierService {
   private readonly controller = new AbortController();
   private readonly model: NotifierModel;
-  private readonly follower: Follower;
-  private readonly dispatcher: Dispatcher;
-  private readonly clock: NoticeClock;
+  private readonly processor: NotifierProcessor;
+  private readonly follower: LogFollower;
   private readonly retention: RetentionSweeper;
   private running?: Promise<void>;
 
@@ -36,46 +43,49 @@ export class NotifierService {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly metrics: NotifierMetrics,
-    sender: WebhookSender,
+    webhookSender: WebhookSender,
     secrets: SecretBox,
     personalData: PersonalData,
   ) {
-    this.model = new NotifierModel(notifier.partitions, notifier.partition);
-    const writer = new NotificationWriter(store, this.model, logger, this.controller.signal);
-    const batcher = new NotificationBatcher(writer, metrics, logger, {
-      batchMax: notifier.batchMax,
-      batchBytes: notifier.batchBytes,
-      sending: (instanceId) => this.dispatcher.isSending(instanceId) || this.model.hasFreshNotification(instanceId),
-      onCreated: () => this.dispatcher.wake(),
-    });
-    this.dispatcher = new Dispatcher(this.model, writer, sender, secrets, personalData, store, {
-      concurrency: notifier.concurrency,
-      accountConcurrency: notifier.accountConcurrency,
-      endpointConcurrency: notifier.endpointConcurrency,
-      retryScheduleSeconds: webhooks.retryScheduleSeconds,
-      conflictRetries: storeConfig.conflictRetries,
-      onAttemptEnded: (instanceId) => batcher.release(instanceId),
-    }, metrics, logger);
-    this.clock = new NoticeClock(this.model, writer, metrics, logger, {
-      expiryNoticeHours: notifier.expiryNoticeHours,
-      tickMs: 1000,
-      onCreated: () => this.dispatcher.wake(),
-    });
+    const clock = systemClock;
+    const signal = this.controller.signal;
+    const { partition, partitions } = notifier;
+    const model = (this.model = new NotifierModel(partitions, partition));
+    const writer = new NotificationWriter(store, model, logger, signal);
+    this.processor = new NotifierProcessor(
+      {
+        store,
+        model,
+        writer,
+        batcher: new NotificationBatcher(writer, metrics, clock, { batchMax: notifier.batchMax, batchBytes: notifier.batchBytes }),
+        scheduler: new FairScheduler({ total: notifier.concurrency, perAccount: notifier.accountConcurrency, perEndpoint: notifier.endpointConcurrency }),
+        sender: new NotificationSender(webhookSender, secrets, personalData, store, logger, () => signal.aborted),
+        notices: new NoticeSchedule(model, notifier.expiryNoticeHours),
+        metrics,
+        logger,
+        clock,
+      },
+      {
+        retryScheduleSeconds: webhooks.retryScheduleSeconds,
+        conflictRetries: storeConfig.conflictRetries,
+        expiryNoticeHours: notifier.expiryNoticeHours,
+        noticeCheckMs: NOTICE_CHECK_MS,
+        random: Math.random,
+      },
+    );
+    this.follower = new LogFollower(
+      store,
+      this.processor,
+      new CheckpointRecorder(store, partition, partitions, clock),
+      new Snapshotter(store, model, metrics, logger, { partition, partitions, every: notifier.snapshotEvery }),
+      logger,
+      { streamNamePrefixes: FOLLOWED_STREAM_PREFIXES, checkpointIntervalMs: notifier.checkpointIntervalMs },
+    );
     this.retention = new RetentionSweeper(store, logger, {
       retentionDays: notifier.messageRetentionDays,
-      partitions: notifier.partitions,
-      partition: notifier.partition,
+      partitions,
+      partition,
       intervalMs: RETENTION_SWEEP_INTERVAL_MS,
-    });
-    this.follower = new Follower(store, this.model, writer, batcher, metrics, logger, {
-      partition: notifier.partition,
-      partitions: notifier.partitions,
-      checkpointIntervalMs: notifier.checkpointIntervalMs,
-      snapshotEvery: notifier.snapshotEvery,
-      onChange: (instanceId) => {
-        this.clock.update(instanceId);
-        this.dispatcher.wake();
-      },
     });
   }
 
@@ -86,8 +96,7 @@ export class NotifierService {
       throw error;
     });
     await this.follower.ready;
-    this.dispatcher.start();
-    this.clock.start();
+    this.processor.start();
     this.retention.start();
   }
 
@@ -95,7 +104,7 @@ export class NotifierService {
     const head = await this.store.headPosition().catch(() => this.follower.position);
     return this.metrics.render({
       pending: this.model.pendingCount(),
-      inFlight: this.dispatcher.requestsInFlight,
+      inFlight: this.processor.requestsInFlight,
       lagEvents: head > this.follower.position ? head - this.follower.position : 0n,
       ready,
       replayedAtStart: this.follower.replayedAtStart,
@@ -104,9 +113,8 @@ export class NotifierService {
 
   /** Lets requests in flight finish (bounded), records where it got to, and stops. */
   async stop(graceMs: number): Promise<void> {
-    this.clock.stop();
     await this.retention.stop();
-    await this.dispatcher.stop(graceMs);
+    await this.processor.stop(graceMs);
     await this.follower.checkpoint();
     this.controller.abort();
     await this.running?.catch(() => undefined);

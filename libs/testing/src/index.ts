@@ -4,3 +4,4 @@ export * from './recorded-http';
 export * from './shifted-clock';
 export * from './expired-instance';
 export * from './webhook-receiver';
+export * from './fake-clock';

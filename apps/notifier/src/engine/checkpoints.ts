@@ -1,4 +1,5 @@
 import { newEventId } from '@gw/application';
+import { isoNow, type Clock } from './clock';
 import type { EventStore } from '@gw/event-store';
 import type { NotifierCheckpointed, SnapshotRef } from '@gw/domain-notifications';
 
@@ -29,4 +30,42 @@ export async function recordCheckpoint(store: EventStore, partition: number, par
     data: { partition, partitions, position: position.toString(), at, ...(snapshot ? { snapshot } : {}) },
   };
   await store.append(checkpointStreamName(partition, partitions), [{ id: newEventId(), ...event }], 'any');
+}
+
+/**
+ * A partition's checkpoints as this process records them: each one names the position up to which
+ * everything was turned into notifications and the latest snapshot, and one is recorded only when
+ * either moved on.
+ */
+export class CheckpointRecorder {
+  private recorded: Checkpoint = { position: 0n };
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly partition: number,
+    private readonly partitions: number,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The last checkpoint recorded (by this process or an earlier one), from the store. */
+  async read(): Promise<Checkpoint> {
+    this.recorded = await readCheckpoint(this.store, this.partition, this.partitions);
+    return this.recorded;
+  }
+
+  /** The last checkpoint recorded. */
+  get last(): Checkpoint {
+    return this.recorded;
+  }
+
+  /** Records `position` (never moving back) and `snapshot`, unless neither changed; throws when
+   * the store refuses (the caller tries again later). Returns what is recorded now. */
+  async record(position: bigint, snapshot: SnapshotRef | undefined): Promise<Checkpoint> {
+    const last = this.recorded;
+    const next: Checkpoint = { position: position > last.position ? position : last.position, ...(snapshot ? { snapshot } : {}) };
+    if (next.position === last.position && next.snapshot === last.snapshot) return last;
+    await recordCheckpoint(this.store, this.partition, this.partitions, next, isoNow(this.clock));
+    this.recorded = next;
+    return next;
+  }
 }

@@ -1,4 +1,4 @@
-import { originOf } from './dispatcher';
+import { originOf } from './delivery-loop';
 import { FairScheduler, type DueInstance } from './fair-scheduler';
 
 /** docs/api.md section 11: delivery slots shared across accounts, instances and endpoints. */

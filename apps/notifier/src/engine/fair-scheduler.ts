@@ -21,7 +21,7 @@ export interface DueInstance {
  * or are slow cost only their own account: at most `perAccount` requests in flight for one account
  * and `perEndpoint` to one origin, and a free slot goes to the account with the fewest requests in
  * flight (the one served longest ago on a tie), and within it to the instance served longest ago.
- * One request per instance at a time is the dispatcher's rule; this never offers an instance twice.
+ * One request per instance at a time is the delivery loop's rule; this never offers an instance twice.
  * A slot is held from `choose` until `finished`.
  */
 export class FairScheduler {

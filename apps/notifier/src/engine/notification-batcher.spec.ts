@@ -7,12 +7,13 @@ import type { Message, SealedMessage } from '@gw/domain-inbox';
 import type { NotifiableItem, NotificationBody } from '@gw/domain-notifications';
 import { SqliteEventStore } from '@gw/event-store/sqlite';
 import { createLogger } from '@gw/logging';
+import { FakeClock } from '@gw/testing';
 import { NotifierMetrics } from '../metrics/metrics';
 import { NotificationBatcher, webhookIdFor } from './notification-batcher';
 import { NotificationWriter } from './notification-writer';
 import { NotifierModel } from './notifier-model';
 
-/** The batcher on the real embedded store and the real writer and model; the dispatcher's part (an
+/** The batcher on the real embedded store and the real writer and model; the delivery loop's part (an
  * attempt that starts and ends) is played by the test. */
 
 const I = 'i1';
@@ -25,6 +26,7 @@ let store: SqliteEventStore;
 let model: NotifierModel;
 let writer: NotificationWriter;
 const controller = new AbortController();
+const clock = new FakeClock();
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'gw-batcher-'));
@@ -38,16 +40,14 @@ afterEach(async () => {
 });
 
 function batcherWith(batchMax: number, batchBytes = 262_144) {
-  const created: string[] = [];
-  const batcher = new NotificationBatcher(writer, new NotifierMetrics(), createLogger('error'), {
-    batchMax,
-    batchBytes,
-    // As the service wires it: a notification made and not yet attempted is on its way.
-    sending: (id) => model.hasFreshNotification(id),
-    onCreated: (id) => created.push(id),
-  });
-  return { batcher, created };
+  const batcher = new NotificationBatcher(writer, new NotifierMetrics(), clock, { batchMax, batchBytes });
+  return { batcher };
 }
+
+/** As the delivery loop judges it (no attempt is in flight here): a notification made and not yet
+ * attempted is on its way. */
+const onItsWay = (id: string) => model.hasFreshNotification(id);
+const add = (batcher: NotificationBatcher, item: NotifiableItem, position: bigint) => batcher.add(I, item, position, onItsWay(I));
 
 /** What the instance's open notifications carry, in sequence order. */
 const carried = () =>
@@ -58,26 +58,26 @@ const carried = () =>
       return (body.messages ?? body.ack ?? []).map((item) => item.id);
     });
 
-/** The attempt of the instance's fresh notification ends (delivered), as the dispatcher records it. */
+/** The attempt of the instance's fresh notification ends (delivered), as the processor records it. */
 async function attemptEnds(batcher: NotificationBatcher): Promise<void> {
   const fresh = Object.values(model.notificationsOf(I).state.open).find((n) => n.status === 'pending' && n.attempts === 0)!;
   await writer.run(I, {
     type: 'RecordAttempt',
-    data: { instanceId: I, webhookId: fresh.webhookId, at: new Date().toISOString(), status: 200, error: '', durationMs: 1, retryAfterSeconds: null, retryDelaysSeconds: [1], jitter: 1 },
+    data: { instanceId: I, webhookId: fresh.webhookId, at: new Date(clock.now()).toISOString(), status: 200, error: '', durationMs: 1, retryAfterSeconds: null, retryDelaysSeconds: [1], jitter: 1 },
   });
-  // What release() schedules for the next turn, awaited here.
-  await batcher.flush();
+  // What the delivery loop's next turn does, awaited here.
+  await batcher.flush(onItsWay);
 }
 
 describe('the notification batcher', () => {
   it('sends the first item of an idle instance alone, and the rest of the burst together after its attempt', async () => {
     const { batcher } = batcherWith(100);
-    ['1', '2', '3', '4', '5'].forEach((id, i) => batcher.add(I, m(id), BigInt(i + 1)));
-    await batcher.flush();
+    ['1', '2', '3', '4', '5'].forEach((id, i) => add(batcher, m(id), BigInt(i + 1)));
+    expect(await batcher.flush(onItsWay)).toBe(true);
     expect(carried()).toEqual([['1']]);
     // The rest waits behind it, and so does the checkpoint.
     expect(batcher.earliestWaiting()).toBe(2n);
-    await batcher.flush();
+    expect(await batcher.flush(onItsWay)).toBe(false);
     expect(carried()).toEqual([['1']]);
     await attemptEnds(batcher);
     expect(carried()).toEqual([['2', '3', '4', '5']]);
@@ -87,8 +87,8 @@ describe('the notification batcher', () => {
 
   it('puts at most NOTIFICATION_BATCH_MAX items of one kind in a notification, in record order', async () => {
     const { batcher } = batcherWith(2);
-    [m('1'), m('2'), m('3'), m('4'), a('5'), a('6')].forEach((item, i) => batcher.add(I, item, BigInt(i + 1)));
-    await batcher.flush();
+    [m('1'), m('2'), m('3'), m('4'), a('5'), a('6')].forEach((item, i) => add(batcher, item, BigInt(i + 1)));
+    expect(await batcher.flush(onItsWay)).toBe(true);
     const seen = [carried()];
     for (let k = 0; k < 4; k++) {
       await attemptEnds(batcher);
@@ -104,9 +104,9 @@ describe('the notification batcher', () => {
     for (let n = 1; n <= 10; n++) {
       const plain: Message = { id: String(n), chatId: 'c@c.us', from: 'f@c.us', fromMe: false, senderName: 'Ana', type: 'chat', body: 'x'.repeat(60_000), time: 1 };
       clear.set(plain.id, plain);
-      batcher.add(I, { sourceEventId: `ev-${n}`, message: sealMessageWith(key, plain) }, BigInt(n));
+      add(batcher, { sourceEventId: `ev-${n}`, message: sealMessageWith(key, plain) }, BigInt(n));
     }
-    await batcher.flush();
+    expect(await batcher.flush(onItsWay)).toBe(true);
     const seen = [carried()];
     for (let k = 0; k < 3; k++) {
       await attemptEnds(batcher);
@@ -126,8 +126,8 @@ describe('the notification batcher', () => {
       sourceEventId: `ev-${id}`,
       message: sealMessageWith(key, { id, chatId: 'c', from: 'f', fromMe: false, senderName: 's', type: 'chat', body: 'y'.repeat(2000), time: 1 }),
     });
-    [m('1'), big('2'), big('3'), m('4')].forEach((item, i) => batcher.add(I, item, BigInt(i + 1)));
-    await batcher.flush();
+    [m('1'), big('2'), big('3'), m('4')].forEach((item, i) => add(batcher, item, BigInt(i + 1)));
+    expect(await batcher.flush(onItsWay)).toBe(true);
     const seen = [carried()];
     for (let k = 0; k < 3; k++) {
       await attemptEnds(batcher);
@@ -137,20 +137,19 @@ describe('the notification batcher', () => {
   });
 
   it('makes everything waiting at once when asked for one instance (before its delivery goes off)', async () => {
-    const { batcher, created } = batcherWith(2);
-    batcher.add(I, m('1'), 1n);
-    await batcher.flush();
-    [m('2'), m('3'), a('4'), m('5')].forEach((item, i) => batcher.add(I, item, BigInt(i + 2)));
-    await batcher.flush(I);
+    const { batcher } = batcherWith(2);
+    add(batcher, m('1'), 1n);
+    expect(await batcher.flush(onItsWay)).toBe(true);
+    [m('2'), m('3'), a('4'), m('5')].forEach((item, i) => add(batcher, item, BigInt(i + 2)));
+    await batcher.flushInstance(I);
     expect(carried()).toEqual([['1'], ['2', '3'], ['4'], ['5']]);
-    expect(created).toEqual([I, I]);
     expect(batcher.earliestWaiting()).toBeUndefined();
   });
 
   it('holds the checkpoint before traffic whose notification is being written', async () => {
     const { batcher } = batcherWith(100);
-    batcher.add(I, m('1'), 7n);
-    const flushing = batcher.flush();
+    add(batcher, m('1'), 7n);
+    const flushing = batcher.flush(onItsWay);
     expect(batcher.earliestWaiting()).toBe(7n);
     await flushing;
     expect(batcher.earliestWaiting()).toBeUndefined();

@@ -1,8 +1,8 @@
 import { notificationWebhookId, openedAckBytes, openedMessageBytes } from '@gw/application';
 import { batchNotifiable, type BatchLimits, type NewNotification, type NotifiableItem } from '@gw/domain-notifications';
-import type { Logger } from '@gw/logging';
 import type { NotifierMetrics } from '../metrics/metrics';
-import { Stopping, type NotificationWriter } from './notification-writer';
+import { isoNow, type Clock } from './clock';
+import type { NotificationWriter } from './notification-writer';
 
 /** Recorded traffic waiting to become a notification. */
 interface Waiting {
@@ -32,12 +32,11 @@ export interface BatcherOptions {
   batchMax: number;
   /** NOTIFICATION_BATCH_BYTES: a body's bytes, envelope included. */
   batchBytes: number;
-  /** Whether a notification of the instance is on its way: being sent, or made and waiting for its
-   * first attempt (behind NOTIFIER_CONCURRENCY). Its traffic waits for that attempt to end. */
-  sending(instanceId: string): boolean;
-  /** Notifications of the instance were created. */
-  onCreated(instanceId: string): void;
 }
+
+/** Whether a notification of the instance is on its way: being sent, or made and waiting for its
+ * first attempt (behind the delivery slots). Traffic of the instance waits for that attempt to end. */
+export type OnItsWay = (instanceId: string) => boolean;
 
 /** The webhook id of the notification whose first item is `sourceEventId`: the same on every attempt
  * and resend, and the same if a restarted notifier batches that item first again. */
@@ -48,11 +47,11 @@ export function webhookIdFor(sourceEventId: string): string {
 /**
  * Turns recorded traffic into notifications (docs/api.md section 6, batching), judged as the notifier
  * meets the traffic, in record order. The first item of an instance with nothing on its way becomes a
- * notification at the next turn of the event loop, alone; from then on that notification is on its
- * way (made and waiting for its first attempt, or being sent), and whatever else of the instance
- * arrives waits for that attempt to end, then travels together in the next one (leading items of one
- * kind, at most NOTIFICATION_BATCH_MAX and NOTIFICATION_BATCH_BYTES; `batchNotifiable`). The notifications of all instances made in
- * one turn are written at once, so that the store commits them together.
+ * notification at the processor's next turn, alone; from then on that notification is on its way
+ * (made and waiting for its first attempt, or being sent), and whatever else of the instance arrives
+ * waits for that attempt to end, then travels together in the next one (leading items of one kind, at
+ * most NOTIFICATION_BATCH_MAX and NOTIFICATION_BATCH_BYTES; `batchNotifiable`). The notifications of
+ * all instances made in one turn are written at once, so that the store commits them together.
  */
 export class NotificationBatcher {
   private readonly waiting = new Map<string, Waiting[]>();
@@ -60,26 +59,25 @@ export class NotificationBatcher {
   private readonly writing = new Map<string, Waiting[]>();
   /** Instances whose next notification is being written: it is on its way already. */
   private readonly creating = new Set<string>();
-  private flushQueued = false;
 
   constructor(
     private readonly writer: NotificationWriter,
     private readonly metrics: NotifierMetrics,
-    private readonly logger: Logger,
+    private readonly clock: Clock,
     private readonly options: BatcherOptions,
   ) {}
 
-  add(instanceId: string, item: NotifiableItem, position: bigint): void {
+  /** Traffic to notify; `onItsWay`: whether a notification of its instance is on its way now. */
+  add(instanceId: string, item: NotifiableItem, position: bigint, onItsWay: boolean): void {
     const queue = this.waiting.get(instanceId) ?? [];
     measure(item);
-    queue.push({ item, position, batchable: this.options.sending(instanceId) });
+    queue.push({ item, position, batchable: onItsWay });
     this.waiting.set(instanceId, queue);
-    this.schedule();
   }
 
-  /** An attempt of the instance ended: what waited for it may go now. */
-  release(instanceId: string): void {
-    if (this.waiting.has(instanceId)) this.schedule();
+  /** Whether any traffic waits to become a notification. */
+  get hasWaiting(): boolean {
+    return this.waiting.size > 0;
   }
 
   /** The earliest position of traffic that has no notification yet, if any. */
@@ -94,26 +92,18 @@ export class NotificationBatcher {
     return earliest;
   }
 
-  /**
-   * Makes the next notification of every instance with traffic waiting and nothing on its way; or
-   * (`instanceId`) every notification of that instance's waiting traffic, whatever it is doing, as
-   * before its delivery is switched off.
-   */
-  async flush(instanceId?: string): Promise<void> {
-    if (instanceId !== undefined) return this.create(instanceId, true);
-    const ids = [...this.waiting.keys()].filter((id) => !this.creating.has(id) && !this.options.sending(id));
-    await Promise.all(ids.map((id) => this.create(id, false)));
+  /** Makes the next notification of every instance with traffic waiting and nothing on its way;
+   * returns whether any was made. */
+  async flush(onItsWay: OnItsWay): Promise<boolean> {
+    const ids = [...this.waiting.keys()].filter((id) => !this.creating.has(id) && !onItsWay(id));
+    const made = await Promise.all(ids.map((id) => this.create(id, false)));
+    return made.some(Boolean);
   }
 
-  private schedule(): void {
-    if (this.flushQueued) return;
-    this.flushQueued = true;
-    setImmediate(() => {
-      this.flushQueued = false;
-      this.flush().catch((error: unknown) => {
-        if (!(error instanceof Stopping)) this.logger.error('could not create notifications', { error });
-      });
-    });
+  /** Makes every notification of the instance's waiting traffic, whatever it is doing, as before its
+   * delivery is switched off. */
+  async flushInstance(instanceId: string): Promise<void> {
+    await this.create(instanceId, true);
   }
 
   /**
@@ -122,9 +112,9 @@ export class NotificationBatcher {
    * stays now waits behind that notification, so it may travel together in the next one. With
    * `everything`, the whole queue at once.
    */
-  private async create(instanceId: string, everything: boolean): Promise<void> {
+  private async create(instanceId: string, everything: boolean): Promise<boolean> {
     const queue = this.waiting.get(instanceId);
-    if (!queue?.length) return;
+    if (!queue?.length) return false;
     const taken = queue.splice(0, everything ? queue.length : this.headCount(instanceId, queue));
     if (queue.length === 0) this.waiting.delete(instanceId);
     for (const rest of queue) rest.batchable = true;
@@ -135,7 +125,7 @@ export class NotificationBatcher {
     try {
       const created = await this.writer.run(instanceId, {
         type: 'CreateNotifications',
-        data: { instanceId, notifications: this.notificationsOf(instanceId, taken), now: new Date().toISOString() },
+        data: { instanceId, notifications: this.notificationsOf(instanceId, taken), now: isoNow(this.clock) },
       });
       this.metrics.created.inc({}, created.length);
       this.metrics.items.inc({}, taken.length);
@@ -148,7 +138,7 @@ export class NotificationBatcher {
       else this.writing.delete(instanceId);
       this.creating.delete(instanceId);
     }
-    this.options.onCreated(instanceId);
+    return true;
   }
 
   /** How many items from the head of a queue make its next notification: the first batch that

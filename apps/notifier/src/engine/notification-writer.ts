@@ -19,6 +19,12 @@ export class Stopping extends Error {
   }
 }
 
+/** How long to wait before trying the store again after `attempt` failures (0, 1, ...): 100 ms
+ * doubling to at most 5 s. */
+export function backoffMs(attempt: number): number {
+  return Math.min(5000, 100 * 2 ** Math.min(attempt, 6));
+}
+
 /**
  * Decides notification commands against the model's state of an instance's notifications and
  * appends the result at the revision that state came from (handleCommand, with the model as a
@@ -69,7 +75,7 @@ export class NotificationWriter {
         onUnavailable: async (error, attempt) => {
           if (this.signal.aborted) throw new Stopping();
           this.logger.warn('store unavailable while recording a notification; retrying', { instanceId, error });
-          await sleep(Math.min(5000, 100 * 2 ** Math.min(attempt, 6)), undefined, { signal: this.signal }).catch(() => undefined);
+          await sleep(backoffMs(attempt), undefined, { signal: this.signal }).catch(() => undefined);
         },
       },
     );

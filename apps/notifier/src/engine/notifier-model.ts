@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { LoadedState } from '@gw/application';
 import { isInstanceEvent, initialInstanceState, type InstanceState } from '@gw/domain-instances';
 import {
   evolveNotifierState,
@@ -13,16 +14,6 @@ import {
 import type { RecordedEvent } from '@gw/event-store';
 import { restoredView, storedView, type SnapshotEntry } from './snapshots';
 
-/** A stream's folded state and the revision of the last event folded into it (-1n: none). */
-export interface View<State> {
-  state: State;
-  revision: bigint;
-  /** That event's global position, when known (not in snapshots of earlier versions): with it, a
-   * conflict on append folds in only the other writer's events (handleCommand), instead of reading
-   * the stream whole. */
-  position?: bigint;
-}
-
 /** Which partition an instance belongs to, stable across processes and restarts. */
 export function partitionOf(instanceId: string, partitions: number): number {
   if (partitions === 1) return 0;
@@ -36,8 +27,8 @@ export function partitionOf(instanceId: string, partitions: number): number {
  */
 export class NotifierModel {
   /** Each instance's state and the period its notices are judged in (docs/api.md 8.9). */
-  private readonly instances = new Map<string, View<NotifierState>>();
-  private readonly notifications = new Map<string, View<NotificationsState>>();
+  private readonly instances = new Map<string, LoadedState<NotifierState>>();
+  private readonly notifications = new Map<string, LoadedState<NotificationsState>>();
   /** Instances that have notifications which may still be sent; kept in step with `notifications`. */
   private readonly withOpen = new Set<string>();
 
@@ -64,7 +55,7 @@ export class NotifierModel {
     return this.instances.keys();
   }
 
-  notificationsOf(instanceId: string): View<NotificationsState> {
+  notificationsOf(instanceId: string): LoadedState<NotificationsState> {
     return this.notifications.get(instanceId) ?? { state: initialNotificationsState(), revision: -1n };
   }
 
@@ -100,7 +91,7 @@ export class NotifierModel {
   }
 
   /** Replaces an instance's notifications view with one read afresh from its stream. */
-  replaceNotifications(instanceId: string, view: View<NotificationsState>): void {
+  replaceNotifications(instanceId: string, view: LoadedState<NotificationsState>): void {
     this.notifications.set(instanceId, view);
     if (Object.keys(view.state.open).length > 0) this.withOpen.add(instanceId);
     else this.withOpen.delete(instanceId);

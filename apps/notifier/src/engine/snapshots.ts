@@ -1,7 +1,6 @@
-import { newEventId } from '@gw/application';
+import { newEventId, type LoadedState } from '@gw/application';
 import type { NotifierSnapshotChunk, SnapshotEntry, SnapshotRef } from '@gw/domain-notifications';
 import type { EventStore } from '@gw/event-store';
-import type { View } from './notifier-model';
 
 /**
  * The shape of the state a snapshot holds. Bump it whenever InstanceState, NotificationsState or
@@ -54,14 +53,14 @@ export async function readSnapshot(store: EventStore, ref: SnapshotRef): Promise
 }
 
 /** A view as stored in a snapshot. */
-export function storedView<State>(view: View<State>): { state: State; revision: string; position?: string } {
+export function storedView<State>(view: LoadedState<State>): { state: State; revision: string; position?: string } {
   const stored = { state: view.state, revision: view.revision.toString() };
   return view.position === undefined ? stored : { ...stored, position: view.position.toString() };
 }
 
 /** A view read back from a snapshot (without a position when the snapshot has none: one written
  * before positions were kept, whose views are read whole at their first conflict). */
-export function restoredView<State>(stored: { state: State; revision: string; position?: string }): View<State> {
+export function restoredView<State>(stored: { state: State; revision: string; position?: string }): LoadedState<State> {
   const view = { state: stored.state, revision: BigInt(stored.revision) };
   return stored.position === undefined ? view : { ...view, position: BigInt(stored.position) };
 }
