@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { scenarioI } from './scenarios/capacity';
 import { scenarioA } from './scenarios/api-read';
 import { scenarioB, scenarioC, scenarioH } from './scenarios/api-writes';
 import { scenarioF } from './scenarios/memory';
@@ -24,6 +25,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   f: scenarioF,
   g: scenarioG,
   h: scenarioH,
+  i: scenarioI,
 };
 
 function positive(option: string, value: string | undefined): number {

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { epochMs } from '@gw/testing/receiver';
 import { Pool } from 'undici';
 import { ArrivalCounter, messageIdsOf } from '../support/arrivals';
 import { NodeChild } from '../support/child';
 import type { BenchContext } from '../support/context';
-import { figure, MiB, percentile, type ScenarioResult } from '../support/figures';
+import { figure, MiB, type ScenarioResult } from '../support/figures';
+import { latencyRun } from '../support/latency-run';
 import { NotifierStack } from '../support/notifier-stack';
-import { openLoop } from '../support/open-loop';
 import { benchMessage, notificationBody, webhookHeaders } from '../support/traffic';
 
 interface Throughput {
@@ -17,45 +16,6 @@ interface Throughput {
   duplicates: number;
   failures: number;
   recordingSeconds?: number;
-}
-
-/** Offers messages at `rate` for `seconds` through `send(instanceIndex, n, sentAt)`; each arrival
- * at the receiver carries the message id, so latency is receiver arrival minus send time. */
-async function latencyRun(stack: NotifierStack, rate: number, seconds: number, runId: string, send: (index: number, n: number) => Promise<number>) {
-  const sentAt = new Map<string, number>();
-  const answeredAt = new Map<string, number>();
-  const latencies: number[] = [];
-  const answering: number[] = [];
-  const afterAnswer: number[] = [];
-  stack.receiver.onRequest = ({ json, arrivedAt }) => {
-    // A batched notification carries several messages; each has its own latency.
-    for (const id of messageIdsOf(json)) {
-      const at = sentAt.get(id);
-      if (at === undefined || !sentAt.delete(id)) continue;
-      latencies.push(arrivedAt - at);
-      // Sent on after the recording was answered (it always is, for the notifier: 202 means recorded).
-      const answered = answeredAt.get(id);
-      if (answered !== undefined) afterAnswer.push(arrivedAt - answered);
-    }
-  };
-  const instances = stack.instances.length;
-  const offered = await openLoop(rate, seconds, async (k) => {
-    const index = k % instances;
-    const n = Math.floor(k / instances) + 1;
-    const id = benchMessage(runId, index, n).id;
-    const sent = epochMs();
-    sentAt.set(id, sent);
-    const status = await send(index, n);
-    const answered = epochMs();
-    answering.push(answered - sent);
-    if (sentAt.has(id)) answeredAt.set(id, answered);
-    if (status !== 200 && status !== 202) throw new Error(`answered ${status}`);
-  });
-  const deadline = Date.now() + 30_000;
-  while (sentAt.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  const { sent, failures } = offered;
-  const p = (samples: number[]) => ({ p50: percentile(samples, 50), p99: percentile(samples, 99), max: percentile(samples, 100) });
-  return { offeredPerSecond: sent / offered.seconds, sent, failures, lost: sentAt.size, ...p(latencies), answer: p(answering), afterAnswer: p(afterAnswer) };
 }
 
 async function latencyPhase(ctx: BenchContext, stack: NotifierStack) {
@@ -150,8 +110,8 @@ export async function scenarioD(ctx: BenchContext): Promise<ScenarioResult> {
         figure('d.rps', 'messages delivered/s', '', throughput.notifier.perSecond, throughput.baseline.perSecond, { on: 'ratio', op: '>=', target: 0.7 }),
         // How fast the recording child sealed, chained and wrote those messages (one group commit).
         figure('d.recorded', 'messages recorded/s (recording child)', '', throughput.notifier.count / (throughput.notifier.recordingSeconds ?? Number.NaN)),
-        figure('d.p50', `p50 recorded→received @${ctx.sizes.latencyRate}/s`, 'ms', latency.notifier.p50, latency.baseline.p50),
-        figure('d.p99', `p99 recorded→received @${ctx.sizes.latencyRate}/s`, 'ms', latency.notifier.p99, latency.baseline.p99, { on: 'value', op: '<', target: 50 }),
+        figure('d.p50', `p50 recorded→received @${ctx.sizes.latencyRate}/s`, 'ms', latency.notifier.latency.p50, latency.baseline.latency.p50),
+        figure('d.p99', `p99 recorded→received @${ctx.sizes.latencyRate}/s`, 'ms', latency.notifier.latency.p99, latency.baseline.latency.p99, { on: 'value', op: '<', target: 50 }),
         figure('d.afterAnswerP99', 'p99 of that after the ingest 202', 'ms', latency.notifier.afterAnswer.p99),
         figure('d.rss', 'notifier RSS after the run', 'MiB', throughput.notifierMemory.rss / MiB),
         figure('d.cpu', 'notifier CPU per 1,000 messages delivered', 'ms', (throughput.notifierCpuSeconds * 1e6) / throughput.notifier.count),

@@ -11,6 +11,9 @@ export interface Sizes {
   /** Scenario d: offered rate and seconds of the latency run. */
   latencyRate: number;
   latencySeconds: number;
+  /** Scenario i: offered rates (messages/s through the ingest host) and seconds at each. */
+  capacityRates: number[];
+  capacitySeconds: number;
   /** Scenario e: events in the replayed log. */
   replayEvents: number;
   /** Scenario f: instances in the read models. */
@@ -26,6 +29,8 @@ export const FULL: Sizes = {
   notifierConcurrency: 64,
   latencyRate: 500,
   latencySeconds: 20,
+  capacityRates: [1000, 2000, 4000],
+  capacitySeconds: 20,
   replayEvents: 1_000_000,
   memoryInstances: 100_000,
 };
@@ -39,6 +44,8 @@ export const QUICK: Sizes = {
   notifierConcurrency: 64,
   latencyRate: 500,
   latencySeconds: 2,
+  capacityRates: [250, 500],
+  capacitySeconds: 2,
   replayEvents: 100_000,
   memoryInstances: 10_000,
 };

@@ -1,0 +1,124 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { epochMs } from '@gw/testing/receiver';
+import { Pool } from 'undici';
+import { messageIdsOf } from '../support/arrivals';
+import type { BenchContext } from '../support/context';
+import { figure, type Figure, type ScenarioResult } from '../support/figures';
+import { latencyRun, type LatencyRun } from '../support/latency-run';
+import { NotifierStack } from '../support/notifier-stack';
+import { benchMessage, notificationBody, webhookHeaders } from '../support/traffic';
+
+/** The latency goal at every rate up to the knee (ms, p99 recorded→received). */
+const GOAL_MS = 50;
+/** After the heaviest load stops, probes are sent this often for this long. */
+const PROBE_EVERY_MS = 100;
+const PROBE_FOR_MS = 15_000;
+
+interface Recovery {
+  /** When the last probe over GOAL_MS was sent, after the load stopped (0: none was over). */
+  backUnderGoalAfterMs: number;
+  probes: Array<{ afterMs: number; latencyMs: number | null }>;
+}
+
+/**
+ * Probes recorded→received latency after the load stops: one message every PROBE_EVERY_MS for
+ * PROBE_FOR_MS, on instance 0, watching the receiver beside the load's own handler.
+ */
+async function recovery(stack: NotifierStack, send: (index: number, n: number, runId: string) => Promise<number>, loadEndsAt: number): Promise<Recovery> {
+  const sentAt = new Map<string, number>();
+  const latencies = new Map<string, number>();
+  const load = stack.receiver.onRequest;
+  stack.receiver.onRequest = (request) => {
+    load?.(request);
+    for (const id of messageIdsOf(request.json)) {
+      const at = sentAt.get(id);
+      if (at !== undefined) latencies.set(id, request.arrivedAt - at);
+    }
+  };
+  await sleep(Math.max(0, loadEndsAt - epochMs()));
+  const probes: Array<{ id: string; afterMs: number }> = [];
+  for (let n = 1; n * PROBE_EVERY_MS <= PROBE_FOR_MS; n++) {
+    const id = benchMessage('probe', 0, n).id;
+    sentAt.set(id, epochMs());
+    probes.push({ id, afterMs: epochMs() - loadEndsAt });
+    void send(0, n, 'probe').catch(() => undefined);
+    await sleep(PROBE_EVERY_MS);
+  }
+  const deadline = Date.now() + 30_000;
+  while (latencies.size < probes.length && Date.now() < deadline) await sleep(20);
+  const measured = probes.map(({ id, afterMs }) => ({ afterMs, latencyMs: latencies.get(id) ?? null }));
+  const over = measured.filter((p) => p.latencyMs === null || p.latencyMs >= GOAL_MS);
+  return { backUnderGoalAfterMs: over.length ? over[over.length - 1].afterMs : 0, probes: measured };
+}
+
+/**
+ * i. Capacity: messages offered through the ingest host at increasing rates (an open loop, like d's
+ * latency phase), both apps on the embedded store as `npm start` runs them, timed until a real
+ * receiver on loopback gets them; the baseline is the same bodies POSTed straight to the receiver at
+ * the same rate. After the heaviest rate stops, how long until a new message is under 50 ms again.
+ */
+export async function scenarioI(ctx: BenchContext): Promise<ScenarioResult> {
+  const started = performance.now();
+  const { capacityRates: rates, capacitySeconds: seconds } = ctx.sizes;
+  const stack = await NotifierStack.start(ctx);
+  const ingest = new Pool(stack.fixture.api.url('internal'), { connections: 256 });
+  const direct = new Pool(stack.receiver.url(''), { connections: 256 });
+  const throughIngest = async (index: number, n: number, runId: string) => {
+    const answer = await ingest.request({
+      path: `/instances/${stack.instances[index].instanceid}/messages`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.fixture.secrets.internalToken}` },
+      body: JSON.stringify(benchMessage(runId, index, n)),
+    });
+    await answer.body.dump();
+    return answer.statusCode;
+  };
+  try {
+    const runs: Array<{ rate: number; service: LatencyRun; baseline: LatencyRun }> = [];
+    let recovered: Recovery | undefined;
+    for (const [k, rate] of rates.entries()) {
+      ctx.log(`i: ${rate}/s for ${seconds} s through the ingest host`);
+      const runId = `cap${k}`;
+      const last = k === rates.length - 1;
+      const loadEndsAt = epochMs() + seconds * 1000;
+      const service = latencyRun(stack, rate, seconds, runId, (index, n) => throughIngest(index, n, runId), 60_000);
+      const probing = last ? recovery(stack, throughIngest, loadEndsAt) : undefined;
+      const measured = await service;
+      recovered = await probing;
+      ctx.log(`i: baseline, ${rate}/s straight to the receiver`);
+      const baseline = await latencyRun(stack, rate, Math.min(seconds, 5), `${runId}base`, async (index, n) => {
+        const body = notificationBody(stack.instances[index].instanceid, n, benchMessage(`${runId}base`, index, n));
+        const answer = await direct.request({ path: `/hook/${index}`, method: 'POST', headers: webhookHeaders(`msg_${runId}base_${index}_${n}`), body });
+        await answer.body.dump();
+        return answer.statusCode;
+      });
+      runs.push({ rate, service: measured, baseline });
+    }
+    const knee = runs.filter((r) => r.service.latency.p99 < GOAL_MS && r.service.lost === 0).reduce((best, r) => Math.max(best, r.rate), 0);
+    const figures: Figure[] = runs.flatMap(({ rate, service, baseline }, k) => {
+      const goal = k < runs.length - 1 ? ({ on: 'value', op: '<', target: GOAL_MS } as const) : undefined;
+      return [
+        figure(`i.p50@${rate}`, `p50 recorded→received @${rate}/s`, 'ms', service.latency.p50, baseline.latency.p50),
+        figure(`i.p99@${rate}`, `p99 recorded→received @${rate}/s`, 'ms', service.latency.p99, baseline.latency.p99, goal),
+        figure(`i.accepted@${rate}`, `accepted/s (202) @${rate}/s`, '', service.accepted / seconds, service.offeredPerSecond),
+        figure(`i.refused@${rate}`, `refused 0010/0011 @${rate}/s`, '', (service.statuses['429'] ?? 0) + (service.statuses['503'] ?? 0)),
+        figure(`i.lost@${rate}`, `accepted and not received @${rate}/s`, '', service.lost, undefined, { on: 'value', op: '<=', target: 0 }),
+        figure(`i.backlog@${rate}`, `most accepted, not yet received @${rate}/s`, '', service.maxBacklog),
+      ];
+    });
+    figures.push(figure('i.knee', `highest offered rate with p99 < ${GOAL_MS} ms, nothing lost`, '/s', knee));
+    if (recovered) figures.push(figure('i.recovery', `back under ${GOAL_MS} ms after the ${rates[rates.length - 1]}/s load stopped`, 'ms', recovered.backUnderGoalAfterMs, undefined, { on: 'value', op: '<=', target: 10_000 }));
+    return {
+      id: 'i',
+      title: `capacity: ${rates.join(', ')} messages/s offered through the ingest host, ${seconds} s each`,
+      baseline: 'the same bodies POSTed straight to the receiver at the same rate',
+      figures,
+      raw: { runs, recovery: recovered },
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    await ingest.close();
+    await direct.close();
+    await stack.stop();
+  }
+}

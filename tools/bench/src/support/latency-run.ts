@@ -1,0 +1,112 @@
+import { epochMs } from '@gw/testing/receiver';
+import { messageIdsOf } from './arrivals';
+import { percentile } from './figures';
+import type { NotifierStack } from './notifier-stack';
+import { openLoop } from './open-loop';
+import { benchMessage } from './traffic';
+
+/** p50, p99 and max of a set of samples (ms). */
+export interface Spread {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export interface LatencyRun {
+  offeredPerSecond: number;
+  sent: number;
+  /** Calls answered 200 or 202 (recorded). */
+  accepted: number;
+  /** Answers by HTTP status (0: no answer), accepted ones included. */
+  statuses: Record<string, number>;
+  /** Calls that failed otherwise (no answer, or an answer the run did not expect). */
+  failures: number;
+  /** Accepted messages that had not arrived when the run stopped waiting. */
+  lost: number;
+  /** Sent → received, of every message that arrived. */
+  latency: Spread;
+  /** Sent → answered, of every call. */
+  answer: Spread;
+  /** Answered → received. */
+  afterAnswer: Spread;
+  /** The most messages accepted and not yet received at once, sampled every 100 ms. */
+  maxBacklog: number;
+}
+
+const spread = (samples: number[]): Spread => ({ p50: percentile(samples, 50), p99: percentile(samples, 99), max: percentile(samples, 100) });
+
+/**
+ * Offers messages at `rate` for `seconds` (an open loop) through `send(instanceIndex, n)`, which
+ * answers the HTTP status; each arrival at the stack's receiver carries the message id, so latency
+ * is receiver arrival minus send time. Waits up to `drainMs` for what was accepted to arrive.
+ */
+export async function latencyRun(
+  stack: NotifierStack,
+  rate: number,
+  seconds: number,
+  runId: string,
+  send: (index: number, n: number) => Promise<number>,
+  drainMs = 30_000,
+): Promise<LatencyRun> {
+  const sentAt = new Map<string, number>();
+  const answeredAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const answering: number[] = [];
+  const afterAnswer: number[] = [];
+  const statuses: Record<string, number> = {};
+  let accepted = 0;
+  let received = 0;
+  let maxBacklog = 0;
+  stack.receiver.onRequest = ({ json, arrivedAt }) => {
+    // A batched notification carries several messages; each has its own latency.
+    for (const id of messageIdsOf(json)) {
+      const at = sentAt.get(id);
+      if (at === undefined || !sentAt.delete(id)) continue;
+      received += 1;
+      latencies.push(arrivedAt - at);
+      const answered = answeredAt.get(id);
+      if (answered !== undefined) afterAnswer.push(arrivedAt - answered);
+    }
+  };
+  const sampler = setInterval(() => (maxBacklog = Math.max(maxBacklog, accepted - received)), 100);
+  const instances = stack.instances.length;
+  try {
+    const offered = await openLoop(rate, seconds, async (k) => {
+      const index = k % instances;
+      const n = Math.floor(k / instances) + 1;
+      const id = benchMessage(runId, index, n).id;
+      const sent = epochMs();
+      sentAt.set(id, sent);
+      let status = 0;
+      try {
+        status = await send(index, n);
+      } finally {
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        const answered = epochMs();
+        answering.push(answered - sent);
+        if (status === 200 || status === 202) {
+          accepted += 1;
+          if (sentAt.has(id)) answeredAt.set(id, answered);
+        } else sentAt.delete(id);
+      }
+      // A refusal the gateway retries (0010 with Retry-After, 0011) is an answer, not a failure.
+      if (status !== 200 && status !== 202 && status !== 429 && status !== 503) throw new Error(`answered ${status}`);
+    });
+    const deadline = Date.now() + drainMs;
+    while (sentAt.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    return {
+      offeredPerSecond: offered.sent / offered.seconds,
+      sent: offered.sent,
+      accepted,
+      statuses,
+      failures: offered.failures,
+      lost: sentAt.size,
+      latency: spread(latencies),
+      answer: spread(answering),
+      afterAnswer: spread(afterAnswer),
+      maxBacklog,
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
