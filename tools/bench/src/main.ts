@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--runs N] [--only a,d] [--latency-rate N] [--profile]`: runs each scenario beside its
+// `npm run bench [-- --quick] [--runs N] [--only a,d] [--latency-rate N] [--capacity-rates N,N] [--profile]`: runs each scenario beside its
 // baseline in the same run, prints a table, and writes bench/results/<timestamp>.json and latest.json
 // (latest-quick.json for --quick, which CI runs to keep the suite working; it asserts no speed).
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -35,7 +35,7 @@ function positive(option: string, value: string | undefined): number {
 }
 
 function parseArgs(argv: string[]) {
-  const options = { quick: false, runs: 1, only: Object.keys(SCENARIOS), profile: false, latencyRate: undefined as number | undefined };
+  const options = { quick: false, runs: 1, only: Object.keys(SCENARIOS), profile: false, latencyRate: undefined as number | undefined, capacityRates: undefined as number[] | undefined };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') options.quick = true;
@@ -43,7 +43,8 @@ function parseArgs(argv: string[]) {
     else if (arg === '--runs') options.runs = Math.max(1, Number(argv[++i]));
     else if (arg === '--only') options.only = argv[++i].split(',').filter((id) => id in SCENARIOS);
     else if (arg === '--latency-rate') options.latencyRate = positive(arg, argv[++i]);
-    else throw new Error(`unknown option ${arg}; use --quick, --runs N, --only a,b,..., --latency-rate N or --profile`);
+    else if (arg === '--capacity-rates') options.capacityRates = (argv[++i] ?? '').split(',').map((rate) => positive(arg, rate));
+    else throw new Error(`unknown option ${arg}; use --quick, --runs N, --only a,b,..., --latency-rate N, --capacity-rates N,N or --profile`);
   }
   return options;
 }
@@ -54,7 +55,12 @@ async function main(): Promise<void> {
   const ctx: BenchContext = {
     quick: options.quick,
     // --latency-rate: the offered rate of d's latency run (messages/s), to find where p99 leaves 50 ms.
-    sizes: { ...(options.quick ? QUICK : FULL), ...(options.latencyRate ? { latencyRate: options.latencyRate } : {}) },
+    // --capacity-rates: the offered rates of i, to look closer at the knee.
+    sizes: {
+      ...(options.quick ? QUICK : FULL),
+      ...(options.latencyRate ? { latencyRate: options.latencyRate } : {}),
+      ...(options.capacityRates ? { capacityRates: options.capacityRates } : {}),
+    },
     profile: options.profile,
     log: (message) => process.stderr.write(`[bench ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0).padStart(4)} s] ${message}\n`),
   };

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -36,6 +36,24 @@ eventStoreContractSuite({
 });
 
 describe('embedded SQLite store', () => {
+  it('answers an append only once its commit is fsynced, and fails it when the log cannot be synced', async () => {
+    const { dir, file } = tempFile();
+    const store = new SqliteEventStore({ file });
+    try {
+      const db = new Database(file, { readonly: true });
+      // NORMAL: the commit itself does not fsync on the event loop; WalSync does, on the thread pool.
+      expect(db.pragma('synchronous', { simple: true })).toBe(1);
+      db.close();
+      // With the log removed under the connection, the commit still goes in, but nothing can sync it:
+      // the append must not be answered as durable.
+      unlinkSync(`${file}-wal`);
+      await expect(store.append('s-1', [{ id: 'e1', type: 'T', data: {} }], 'no_stream')).rejects.toThrow(EventStoreUnavailableError);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('copies its write-ahead log into the database file on a thread of its own', async () => {
     const { dir, file } = tempFile();
     const store = new SqliteEventStore({ file });

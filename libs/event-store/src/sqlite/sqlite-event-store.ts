@@ -17,6 +17,7 @@ import type {
 import { GroupCommit, type GroupOutcome } from './group-commit';
 import { appendToStream, ChainTips, type PendingAppend } from './sqlite-append';
 import { startWalCheckpointer, truncateWal, warnAtMostEveryMinute, type WalCheckpointer } from './wal-checkpointer';
+import { WalSync } from './wal-sync';
 import { isBusy, translateSqliteError } from './sqlite-errors';
 import { FilteredReads, toRecorded } from './sqlite-reads';
 import type { EventRow } from './sqlite-schema';
@@ -51,8 +52,9 @@ const APPENDED = 'appended';
 const FILTER_WINDOW = 20_000;
 
 /**
- * The embedded adapter: SQLite in WAL mode with `synchronous=FULL`, so that an append that returned
- * survives a process kill or power loss, and other processes on the machine can share the file.
+ * The embedded adapter: SQLite in WAL mode, each commit's log fsynced before its appends return
+ * (WalSync, off the event loop), so that an append that returned survives a process kill or power
+ * loss, and other processes on the machine can share the file.
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
@@ -73,6 +75,7 @@ export class SqliteEventStore implements EventStore {
   private seenDataVersion = -1;
   private headLook?: Promise<bigint>;
   private readonly checkpointer: WalCheckpointer;
+  private readonly wal: WalSync;
   private closed = false;
 
   constructor(options: SqliteEventStoreOptions) {
@@ -88,9 +91,10 @@ export class SqliteEventStore implements EventStore {
     this.now = options.now ?? (() => new Date());
     this.signals.setMaxListeners(0);
     this.db = openDatabase(options.file);
+    this.wal = new WalSync(options.file);
     const observer = options.onGroupCommitted;
     this.groups = new GroupCommit<PendingAppend, AppendResult>(
-      observer ? (group) => this.commitObserved(group, observer) : (group) => this.withLockRetry(() => this.commitGroup(group)),
+      observer ? (group) => this.commitObserved(group, observer) : (group) => this.commitDurably(group),
       (outcomes) => this.groupCommitted(outcomes),
     );
     this.checkpointer = startWalCheckpointer(options.file, {
@@ -131,7 +135,7 @@ export class SqliteEventStore implements EventStore {
     observer: (appends: number, events: number, seconds: number) => void,
   ): Promise<Array<GroupOutcome<AppendResult>>> {
     const started = performance.now();
-    const outcomes = await this.withLockRetry(() => this.commitGroup(group));
+    const outcomes = await this.commitDurably(group);
     const seconds = (performance.now() - started) / 1000;
     let appends = 0;
     let events = 0;
@@ -144,6 +148,19 @@ export class SqliteEventStore implements EventStore {
       observer(appends, events, seconds);
     } catch {
       // An observer's failure must not fail appends that are already durable.
+    }
+    return outcomes;
+  }
+
+  /** Commits the group, then makes it durable (WalSync) before any of its appends is answered. A
+   * failed fsync fails the group: its appends were written and may be retried (an append whose first
+   * event is stored already succeeds without writing again). */
+  private async commitDurably(group: readonly PendingAppend[]): Promise<Array<GroupOutcome<AppendResult>>> {
+    const outcomes = await this.withLockRetry(() => this.commitGroup(group));
+    try {
+      await this.wal.sync();
+    } catch (error) {
+      throw new EventStoreUnavailableError(`the embedded store could not make a commit durable: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
     return outcomes;
   }
@@ -246,6 +263,7 @@ export class SqliteEventStore implements EventStore {
   async deleteStream(streamName: string): Promise<void> {
     if (this.closed || this.closing) throw new EventStoreUnavailableError('embedded store is closed');
     await this.withLockRetry(() => this.statements.deleteStream.run(streamName));
+    await this.wal.sync();
     await this.completeDeletes();
   }
 
@@ -294,6 +312,7 @@ export class SqliteEventStore implements EventStore {
     this.closing = true;
     await this.groups.drained();
     await this.checkpointer.stop();
+    await this.wal.close();
     this.closed = true;
     this.signals.emit(APPENDED);
     this.db.close();

@@ -1,5 +1,5 @@
 // Baseline of scenarios b and c: the embedded store's own append loop in one process, one event
-// per append with the store's durability (WAL, synchronous=FULL), for a fixed time.
+// per append with the store's durability (each commit fsynced before it is answered), for a fixed time.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '@gw/event-store/sqlite';
 import { childArgs, emit, required } from '../support/child';
