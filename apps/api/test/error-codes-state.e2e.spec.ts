@@ -109,23 +109,33 @@ describe('error codes of bodies, the store and time', () => {
   });
 
   describe('0012: concurrent changes to one instance', () => {
-    // Another process (a replica, say) holds the store's write lock for a moment while 30 changes to one
-    // instance arrive: those that come in meanwhile read the same revision and wait for the lock, so
-    // once it is free only the first write lands as decided and the others meet a real conflict.
+    // Changes to one instance that reach one API process take turns there and never conflict. Two
+    // processes (replicas on one store) can still meet: both hold their changes while a third
+    // connection holds the store's write lock, so each decides on the same revision; once the lock is
+    // free only the first process's writes land as decided and the other's meet a real conflict.
     // (Interleaving through the DNS lookup of `localhost` is not possible: with
     // ALLOW_PRIVATE_WEBHOOK_TARGETS=true no lookup is made.)
-    let noRetries: ApiProcess;
-    let defaultRetries: ApiProcess;
+    const replicas = async (env: Record<string, string>): Promise<[ApiProcess, ApiProcess]> => {
+      const first = await ApiProcess.start({ env });
+      // Each replica keeps its own read models (README, EventStoreDB); the store is the shared one.
+      const second = await ApiProcess.start({ dataDir: first.dataDir, env: { ...env, READ_MODEL_FILE: 'replica-read-models.sqlite' } });
+      return [first, second];
+    };
+    let noRetries: [ApiProcess, ApiProcess];
+    let defaultRetries: [ApiProcess, ApiProcess];
     beforeAll(async () => {
-      [noRetries, defaultRetries] = await Promise.all([ApiProcess.start({ env: { CONFLICT_RETRIES: '0' } }), ApiProcess.start()]);
+      [noRetries, defaultRetries] = await Promise.all([replicas({ CONFLICT_RETRIES: '0' }), replicas({})]);
     });
     afterAll(async () => {
-      for (const p of [noRetries, defaultRetries]) await p.stop().then(() => p.removeData());
+      for (const [first, second] of [noRetries, defaultRetries]) {
+        await second.stop();
+        await first.stop().then(() => first.removeData());
+      }
     });
-    const burst = async (target: ApiProcess, i: Instance) => {
-      const db = new Database(join(target.dataDir, 'events.sqlite'));
+    const burst = async ([first, second]: [ApiProcess, ApiProcess], i: Instance) => {
+      const db = new Database(join(first.dataDir, 'events.sqlite'));
       db.exec('BEGIN IMMEDIATE');
-      const pending = Array.from({ length: 30 }, (_, n) => postJson(target.apiUrl, '/webhook', { ...i, webhookUrl: `https://8.8.8.8/${n % 2 ? 'a' : 'b'}` }));
+      const pending = Array.from({ length: 30 }, (_, n) => postJson((n % 2 ? first : second).apiUrl, '/webhook', { ...i, webhookUrl: `https://8.8.8.8/${n % 4 < 2 ? 'a' : 'b'}` }));
       await new Promise((resolve) => setTimeout(resolve, 200));
       db.exec('ROLLBACK');
       db.close();
@@ -136,16 +146,22 @@ describe('error codes of bodies, the store and time', () => {
       return conflicts.length;
     };
 
-    it('with CONFLICT_RETRIES=0 some answers are 0012 and all the others succeed', async () => {
-      const { instance: i } = await setUp(noRetries, get);
+    it('with CONFLICT_RETRIES=0 some answers of two replicas are 0012 and all the others succeed', async () => {
+      const { instance: i } = await setUp(noRetries[0], get);
       let conflicts = 0;
       for (let round = 0; round < 5 && conflicts === 0; round++) conflicts += await burst(noRetries, i);
       expect(conflicts).toBeGreaterThan(0);
-      expect((await get(noRetries.apiUrl, '/getWebhookStatus', { ...i })).json.webhookUrl).toMatch(/^https:\/\/8\.8\.8\.8\/[ab]$/);
+      expect((await get(noRetries[0].apiUrl, '/getWebhookStatus', { ...i })).json.webhookUrl).toMatch(/^https:\/\/8\.8\.8\.8\/[ab]$/);
     });
 
-    it('with the default retries the same bursts never answer 0012', async () => {
-      const { instance: i } = await setUp(defaultRetries, get);
+    it('one process alone never answers 0012, even with CONFLICT_RETRIES=0: its changes take turns', async () => {
+      const { instance: i } = await setUp(noRetries[0], get);
+      const alone: [ApiProcess, ApiProcess] = [noRetries[0], noRetries[0]];
+      for (let round = 0; round < 3; round++) expect(await burst(alone, i)).toBe(0);
+    });
+
+    it('with the default retries the same bursts to two replicas never answer 0012', async () => {
+      const { instance: i } = await setUp(defaultRetries[0], get);
       for (let round = 0; round < 3; round++) expect(await burst(defaultRetries, i)).toBe(0);
     });
   });

@@ -8,6 +8,7 @@ import {
   type RecordedEvent,
 } from '@gw/event-store';
 import { newEventId } from './ids';
+import { inLane, type StreamLane } from './stream-lanes';
 
 /**
  * What a kind of stream folds into, configured once per decider (see streams.ts): its decider's
@@ -133,8 +134,11 @@ export type Decide<Event, State> = (state: State) => Event[] | Promise<Event[]>;
 /**
  * Load, decide, append: the one way a command reaches the store. Loads the stream's state (from the
  * cache when it is still current), lets `decide` turn it into events, and appends them at the
- * revision it loaded (`no_stream` for a new stream). A concurrent change is retried with a fresh read
- * up to `conflictRetries` times; an outage is retried only while `onUnavailable` allows it.
+ * revision it loaded (`no_stream` for a new stream). Commands on one stream in this process take
+ * turns (StreamLane): each decides on the state its predecessor's append will leave and submits its
+ * own append before the next one decides, so they never conflict with each other and a
+ * group-committing store writes them together. A concurrent change by another process is retried
+ * with a fresh read up to `conflictRetries` times; an outage only while `onUnavailable` allows it.
  */
 export async function handleCommand<Event extends DomainEvent, State>(
   store: EventStore,
@@ -148,31 +152,16 @@ export async function handleCommand<Event extends DomainEvent, State>(
   let outages = 0;
   for (;;) {
     try {
-      const { state, revision } = options.appendOnly
-        ? { state: model.initialState(), revision: undefined }
-        : await load(store, streamName, model, options.cache);
-      const events = await decide(state);
-      if (events.length === 0) return { state, events };
-      const written = await store.append(
-        streamName,
-        events.map((e) => ({ id: model.eventId?.(e) ?? newEventId(), type: e.type, data: e.data })),
-        revision === undefined ? 'any' : revision < 0n ? 'no_stream' : revision,
-      );
-      if (revision !== undefined && written.nextExpectedRevision !== revision + BigInt(events.length)) {
-        // The store held these events already (a retry after a crash): the stream is the truth.
-        const stored = await reload(store, streamName, model, options.cache);
-        return { state: stored.state, events: [] };
-      }
-      const after = events.reduce(model.evolve, state);
-      if (revision !== undefined) options.cache?.set(streamName, { state: after, revision: written.nextExpectedRevision, position: written.position });
-      return { state: after, events, written };
+      // An append-only stream is never read, so its appends cannot conflict: no turns to take.
+      if (options.appendOnly) return await appendOnly(store, streamName, model, decide);
+      return await inLane(store, streamName, (lane, release) => attempt(store, streamName, model, decide, options.cache, lane, release));
     } catch (error) {
       if (error instanceof WrongExpectedRevisionError) {
         conflicts += 1;
         if (conflicts > retries) throw new ConflictRetriesExhausted(streamName, conflicts);
         // A trusted cache is behind now; an untrusted one is checked on the next load anyway.
         if (options.cache?.trusted) await catchUp(store, streamName, model, options.cache, options.cache.get(streamName));
-        // Full jitter on an exponential bound spreads writers that collided on the same stream.
+        // Full jitter on an exponential bound spreads writers (of other processes) that collided.
         await sleep(Math.random() * Math.min(200, 10 * 2 ** conflicts));
         continue;
       }
@@ -183,6 +172,51 @@ export async function handleCommand<Event extends DomainEvent, State>(
       throw error;
     }
   }
+}
+
+/** One try of a command in its turn: it hands the turn on (`release`) once its append is submitted. */
+async function attempt<Event extends DomainEvent, State>(
+  store: EventStore,
+  streamName: string,
+  model: StreamModel<Event, State>,
+  decide: Decide<Event, State>,
+  cache: StateCache<State> | undefined,
+  lane: StreamLane,
+  release: () => void,
+): Promise<CommandOutcome<State, Event>> {
+  const { state, revision } = lane.predicted<State>() ?? (await load(store, streamName, model, cache));
+  const events = await decide(state);
+  if (events.length === 0) return { state, events };
+  const appending = store.append(streamName, toAppend(model, events), revision < 0n ? 'no_stream' : revision);
+  const after = events.reduce(model.evolve, state);
+  lane.submitted({ state: after, revision: revision + BigInt(events.length) }, appending);
+  release();
+  const written = await appending;
+  if (written.nextExpectedRevision !== revision + BigInt(events.length)) {
+    // The store held these events already (a retry after a crash): the stream is the truth.
+    const stored = await reload(store, streamName, model, cache);
+    return { state: stored.state, events: [] };
+  }
+  cache?.set(streamName, { state: after, revision: written.nextExpectedRevision, position: written.position });
+  return { state: after, events, written };
+}
+
+/** A command on an append-only stream: decided on the initial state, appended at any revision. */
+async function appendOnly<Event extends DomainEvent, State>(
+  store: EventStore,
+  streamName: string,
+  model: StreamModel<Event, State>,
+  decide: Decide<Event, State>,
+): Promise<CommandOutcome<State, Event>> {
+  const state = model.initialState();
+  const events = await decide(state);
+  if (events.length === 0) return { state, events };
+  const written = await store.append(streamName, toAppend(model, events), 'any');
+  return { state: events.reduce(model.evolve, state), events, written };
+}
+
+function toAppend<Event extends DomainEvent, State>(model: StreamModel<Event, State>, events: readonly Event[]) {
+  return events.map((e) => ({ id: model.eventId?.(e) ?? newEventId(), type: e.type, data: e.data }));
 }
 
 /** A `handleCommand` bound to one kind of stream and its default options. */
