@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EventStoreUnavailableError, type EventStore } from '@gw/event-store';
 import { MemoryEventStore, MemoryLog } from '@gw/event-store/memory';
+import { SqliteEventStore } from '@gw/event-store/sqlite';
 import {
   commandHandler,
   ConflictRetriesExhausted,
@@ -246,10 +250,6 @@ describe('handleCommand with a state cache', () => {
 
 describe('commands on one stream in one process', () => {
   it('take turns: 64 at once never conflict, each decides on the state the one before leaves, and they share commits', async () => {
-    const { mkdtempSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { SqliteEventStore } = await import('@gw/event-store/sqlite');
     const dir = mkdtempSync(join(tmpdir(), 'gw-lanes-'));
     const sqlite = new SqliteEventStore({ file: join(dir, 'events.sqlite') });
     try {
