@@ -5,7 +5,6 @@ import { EventStoreUnavailableError, type EventStore } from '@gw/event-store';
 import { MemoryEventStore, MemoryLog } from '@gw/event-store/memory';
 import { SqliteEventStore } from '@gw/event-store/sqlite';
 import {
-  commandHandler,
   ConflictRetriesExhausted,
   handleCommand,
   readState,
@@ -50,9 +49,8 @@ beforeEach(() => {
 
 describe('handleCommand', () => {
   it('creates a stream with no_stream and appends later commands at the revision it read', async () => {
-    const handle = commandHandler(counter);
-    await handle(store, 'counter-1', add(2));
-    const { state, written } = await handle(store, 'counter-1', (current) => [{ type: 'Added', data: { by: current.total } }]);
+    await handleCommand(store, 'counter-1', counter, add(2));
+    const { state, written } = await handleCommand(store, 'counter-1', counter, (current) => [{ type: 'Added', data: { by: current.total } }]);
     expect(state).toEqual({ total: 4, seen: 2 });
     expect(written?.nextExpectedRevision).toBe(1n);
     expect((await store.readStream('counter-1')).map((e) => e.data)).toEqual([{ by: 2 }, { by: 2 }]);

@@ -11,7 +11,7 @@ import { newEventId } from './ids';
 import { inLane, type StreamLane } from './stream-lanes';
 
 /**
- * What a kind of stream folds into, configured once per decider (see streams.ts): its decider's
+ * What a kind of stream folds into, configured once per decider (aggregate.ts, streams.ts): its decider's
  * `evolve` and `initialState`, the guard that says which stored events are its own, and how its
  * events are identified when appended.
  */
@@ -217,12 +217,6 @@ async function appendOnly<Event extends DomainEvent, State>(
 
 function toAppend<Event extends DomainEvent, State>(model: StreamModel<Event, State>, events: readonly Event[]) {
   return events.map((e) => ({ id: model.eventId?.(e) ?? newEventId(), type: e.type, data: e.data }));
-}
-
-/** A `handleCommand` bound to one kind of stream and its default options. */
-export function commandHandler<Event extends DomainEvent, State>(model: StreamModel<Event, State>, defaults: HandleOptions<State> = {}) {
-  return (store: EventStore, streamName: string, decide: Decide<Event, State>, options: HandleOptions<State> = {}) =>
-    handleCommand(store, streamName, model, decide, { ...defaults, ...options });
 }
 
 /** The stream's current state: a trusted cache's as it is, else `catchUp` from the cached state. */

@@ -11,3 +11,4 @@ export * from './ids';
 export * from './event-schema';
 export * from './personal-data';
 export * from './accounts/decoy-account';
+export * from './aggregate';

@@ -1,9 +1,8 @@
-import { type Ack, type InboxEvent, inboxStreamName, type Message } from '@gw/domain-inbox';
+import { type Ack, type InboxCommand, inboxStreamName, type Message } from '@gw/domain-inbox';
 import { instanceStreamName } from '@gw/domain-instances';
 import type { AppendResult, EventStore } from '@gw/event-store';
-import { handleCommand } from './command-handler';
 import type { PersonalData } from './personal-data';
-import { inboxStream } from './streams';
+import { inboxAggregate } from './streams';
 
 /** The instance named by an inbound event does not exist. */
 export class UnknownInstance extends Error {
@@ -13,11 +12,10 @@ export class UnknownInstance extends Error {
   }
 }
 
-async function record(store: EventStore, instanceId: string, seal: () => Promise<InboxEvent>): Promise<AppendResult> {
-  const { written } = await handleCommand(
+async function record(store: EventStore, instanceId: string, seal: () => Promise<InboxCommand>): Promise<AppendResult> {
+  const { written } = await inboxAggregate.handle(
     store,
-    inboxStreamName(instanceId),
-    inboxStream,
+    instanceId,
     async () => {
       // Whether the instance exists (and was not deleted, which is always its last event) is all that
       // is asked here: one row, not its whole history.
@@ -25,7 +23,7 @@ async function record(store: EventStore, instanceId: string, seal: () => Promise
       if (last === undefined || last.type === 'InstanceDeleted') throw new UnknownInstance(instanceId);
       // Sealed only now, so that no data key is made for an unknown instance. The sealed value differs
       // on every try, but the event's id derives from the message id alone: a retry stays a no-op.
-      return [await seal()];
+      return seal();
     },
     { appendOnly: true },
   );
@@ -42,12 +40,12 @@ async function record(store: EventStore, instanceId: string, seal: () => Promise
  */
 export function recordMessage(store: EventStore, personalData: PersonalData, instanceId: string, message: Message, receivedAt: string): Promise<AppendResult> {
   return record(store, instanceId, async () => ({
-    type: 'MessageReceived',
+    type: 'RecordMessage',
     data: { instanceId, message: await personalData.sealMessage(instanceId, message, receivedAt), receivedAt },
   }));
 }
 
 /** Records a delivery event (ack), once per message id and status, its `chatId` sealed (SealedAck). */
 export function recordAck(store: EventStore, personalData: PersonalData, instanceId: string, ack: Ack, receivedAt: string): Promise<AppendResult> {
-  return record(store, instanceId, async () => ({ type: 'AckReceived', data: { instanceId, ack: await personalData.sealAck(instanceId, ack, receivedAt), receivedAt } }));
+  return record(store, instanceId, async () => ({ type: 'RecordAck', data: { instanceId, ack: await personalData.sealAck(instanceId, ack, receivedAt), receivedAt } }));
 }

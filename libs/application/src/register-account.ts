@@ -1,8 +1,7 @@
-import { accountDecider, accountStreamName, normalizeEmail, registrationRefusal } from '@gw/domain-accounts';
+import { normalizeEmail, registrationRefusal } from '@gw/domain-accounts';
 import type { EventStore } from '@gw/event-store';
 import type { AccountIdentity } from './accounts/account-identity';
-import { handleCommand } from './command-handler';
-import { accountStream } from './streams';
+import { accountAggregate } from './streams';
 import { hashSecret, newSecret } from './secrets';
 
 /**
@@ -19,16 +18,15 @@ export async function registerAccount(
 ): Promise<{ email: string; apikey: string }> {
   const apikey = newSecret('gwk');
   const accountId = identity.accountId(email);
-  await handleCommand(
+  await accountAggregate.handle(
     store,
-    accountStreamName(accountId),
-    accountStream,
+    accountId,
     async (state) => {
       // Refused before a data key is made: an erased account's key must never come back.
       const refusal = registrationRefusal(state);
       if (refusal) throw refusal;
       const sealed = await identity.sealEmail(store, accountId, email, now);
-      return accountDecider.decide({ type: 'RegisterAccount', data: { accountId, email: sealed, apiKeyHash: hashSecret(apikey), now } }, state);
+      return { type: 'RegisterAccount', data: { accountId, email: sealed, apiKeyHash: hashSecret(apikey), now } };
     },
     // A concurrent registration of the same address loses the race; one reload then reports it
     // as already existing rather than as a conflict.

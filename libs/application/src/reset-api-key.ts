@@ -1,8 +1,7 @@
-import { accountDecider, accountStreamName, normalizeEmail } from '@gw/domain-accounts';
+import { normalizeEmail } from '@gw/domain-accounts';
 import type { EventStore } from '@gw/event-store';
 import type { AccountIdentity } from './accounts/account-identity';
-import { handleCommand } from './command-handler';
-import { accountStream } from './streams';
+import { accountAggregate } from './streams';
 import { hashSecret, newSecret } from './secrets';
 
 /**
@@ -18,10 +17,7 @@ export async function resetApiKey(
   conflictRetries: number,
 ): Promise<{ email: string; apikey: string }> {
   const apikey = newSecret('gwk');
-  const command = { type: 'ResetApiKey' as const, data: { apiKeyHash: hashSecret(apikey), now } };
-  await handleCommand(store, accountStreamName(identity.accountId(email)), accountStream, (current) => accountDecider.decide(command, current), {
-    conflictRetries,
-  });
+  await accountAggregate.handle(store, identity.accountId(email), { type: 'ResetApiKey', data: { apiKeyHash: hashSecret(apikey), now } }, { conflictRetries });
   // The address as the operator gave it, normalized: the store holds it sealed only.
   return { email: normalizeEmail(email), apikey };
 }

@@ -1,7 +1,6 @@
 // Operator CLI (docs/api.md section 5): `npm run ops -- <command>`. Results go to stdout as JSON lines (output.ts);
 // errors go to stderr with exit code 1.
-import { handleCommand, notificationsStream, withEventSchemas } from '@gw/application';
-import { notificationsDecider, notificationsStreamName } from '@gw/domain-notifications';
+import { notificationsAggregate, withEventSchemas } from '@gw/application';
 import { ConfigError, loadConfig, type AppConfig } from '@gw/config';
 import type { EventStore } from '@gw/event-store';
 import { openEventStore } from '@gw/event-store/open';
@@ -107,11 +106,10 @@ async function run(argv: string[]): Promise<void> {
       const instanceId = values.instance?.trim() ?? '';
       if (!instanceId) throw new UsageError('--instance must name an instance');
       const { events } = await withStore(config, (store) =>
-        handleCommand(
+        notificationsAggregate.handle(
           store,
-          notificationsStreamName(instanceId),
-          notificationsStream,
-          (state) => notificationsDecider.decide({ type: 'ResendDeadLettered', data: { instanceId, now: new Date().toISOString() } }, state),
+          instanceId,
+          { type: 'ResendDeadLettered', data: { instanceId, now: new Date().toISOString() } },
           { conflictRetries: config.store.conflictRetries },
         ),
       );

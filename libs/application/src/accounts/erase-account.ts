@@ -1,8 +1,7 @@
-import { accountDecider, accountStreamName } from '@gw/domain-accounts';
 import { INSTANCE_STREAM_PREFIX, instanceStatus, instanceStreamName } from '@gw/domain-instances';
 import type { EventStore } from '@gw/event-store';
-import { handleCommand, readState } from '../command-handler';
-import { accountStream, instanceStream } from '../streams';
+import { readState } from '../command-handler';
+import { accountAggregate, instanceStream } from '../streams';
 import type { AccountIdentity } from './account-identity';
 
 /** Log events read per page while looking for an account's instances. */
@@ -46,20 +45,20 @@ export async function countActiveInstances(store: EventStore, accountId: string,
  */
 export async function eraseAccount(store: EventStore, identity: AccountIdentity, email: string, now: string, conflictRetries: number): Promise<string> {
   const accountId = identity.accountId(email);
-  await handleCommand(
+  await accountAggregate.handle(
     store,
-    accountStreamName(accountId),
-    accountStream,
-    async (state) => {
-      const activeInstances = state.status === 'registered' ? await countActiveInstances(store, accountId, now) : 0;
-      const events = accountDecider.decide({ type: 'EraseAccount', data: { activeInstances, now } }, state);
-      // The key goes before the record of it: a crash in between leaves an account whose address
-      // is unreadable already, and running the erasure again completes it. The other order could
-      // leave a readable address behind an AccountErased.
-      await identity.eraseKey(store, accountId);
-      return events;
+    accountId,
+    async (state) => ({
+      type: 'EraseAccount',
+      data: { activeInstances: state.status === 'registered' ? await countActiveInstances(store, accountId, now) : 0, now },
+    }),
+    {
+      conflictRetries,
+      // The key goes once the erasure is accepted and before the record of it: a crash in between
+      // leaves an account whose address is unreadable already, and running the erasure again
+      // completes it. The other order could leave a readable address behind an AccountErased.
+      beforeAppend: () => identity.eraseKey(store, accountId),
     },
-    { conflictRetries },
   );
   return accountId;
 }

@@ -1,1 +1,2 @@
 export * from './inbox.events';
+export * from './inbox.decider';
