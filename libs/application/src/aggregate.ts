@@ -73,7 +73,8 @@ export function aggregate<Command, Event extends DomainEvent, State>(spec: {
   };
 }
 
-function commandScope(): CommandScope {
+/** A fresh scope, for one command: `handle` makes one per call. */
+export function commandScope(): CommandScope {
   const made = new Map<string, unknown>();
   return {
     once<T>(key: string, make: () => T): T {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Codes } from '@gw/contract';
 import { accountStreamName, type AccountState } from '@gw/domain-accounts';
 import type { EventStore } from '@gw/event-store';
-import { AccountIdentity, accountStream, decoyAccountState, readState, secretMatches } from '@gw/application';
+import { AccountIdentity, accountStream, decoyAccountState, readState, secretMatches, type CommandScope } from '@gw/application';
 import { RequestRefused } from '../http/contract-error';
 import { RateLimits } from '../rate-limits/rate-limits';
 import { EVENT_STORE } from '../shared/tokens';
@@ -23,29 +23,28 @@ export class AccountAuthenticator {
     private readonly identity: AccountIdentity,
   ) {}
 
-  /** The stream of the account an address names (whether or not it exists). */
-  streamOf(email: string): string {
-    return accountStreamName(this.identity.accountId(email));
+  /** The id of the account an address names (whether or not it exists). */
+  accountId(email: string): string {
+    return this.identity.accountId(email);
   }
 
   /** Returns the account's id, or refuses with 0003 (or 0010 when over budget). */
   async authenticate(email: string, apiKey: string): Promise<string> {
-    const { state } = await readState(this.store, this.streamOf(email), accountStream);
-    return this.authenticateAgainst(email, apiKey, state);
-  }
-
-  /** `authenticate` against a state the caller has just loaded: a command on the account's own
-   * stream checks the key on the very state it decides on. */
-  authenticateAgainst(email: string, apiKey: string, state: AccountState): string {
+    const accountId = this.accountId(email);
+    const { state } = await readState(this.store, accountStreamName(accountId), accountStream);
     this.check(apiKey, state);
-    const accountId = this.identity.accountId(email);
     this.limits.spendAccount(accountId);
     return accountId;
   }
 
-  /** The check alone, for a command that decides again after a concurrent change: the request has
-   * spent its budget once already. */
-  check(apiKey: string, state: AccountState): void {
+  /** `authenticate` for a command on the account's own stream, on each state it decides on: the key
+   * is checked on the very state the command decides from, every time; the budget is spent once. */
+  authenticateCommand(email: string, apiKey: string, state: AccountState, { once }: CommandScope): void {
+    this.check(apiKey, state);
+    once('account budget', () => this.limits.spendAccount(this.accountId(email)));
+  }
+
+  private check(apiKey: string, state: AccountState): void {
     // No stream for this address: fold a decoy history of the same shape and compare with its hash,
     // the work a known address costs (an erased account's stream was read and folded already).
     const compared = state.status === 'none' ? decoyAccountState() : state;

@@ -1,4 +1,4 @@
-import { hashSecret } from '@gw/application';
+import { commandScope, hashSecret } from '@gw/application';
 import type { InstanceState } from '@gw/domain-instances';
 import { RequestRefused } from '../http/contract-error';
 import { RateLimits } from '../rate-limits/rate-limits';
@@ -23,16 +23,17 @@ describe('instance authentication of a command', () => {
 
   it("spends the instance's budget once per request, however often the command decides again", () => {
     const authenticator = auth();
-    const authenticate = authenticator.forCommand('i1', 'gwt_right');
-    expect(codesOf(() => authenticate(state))).toEqual([]);
-    expect(codesOf(() => authenticate(state))).toEqual([]);
+    const request = commandScope();
+    expect(codesOf(() => authenticator.authenticateCommand('i1', 'gwt_right', state, request))).toEqual([]);
+    expect(codesOf(() => authenticator.authenticateCommand('i1', 'gwt_right', state, request))).toEqual([]);
     // A second request finds the budget of one a minute spent.
-    expect(codesOf(() => authenticator.forCommand('i1', 'gwt_right')(state))).toEqual(['0010']);
+    expect(codesOf(() => authenticator.authenticateCommand('i1', 'gwt_right', state, commandScope()))).toEqual(['0010']);
   });
 
   it('refuses a wrong token on every decision, the first and the later ones', () => {
-    const authenticate = auth().forCommand('i1', 'gwt_wrong');
-    expect(codesOf(() => authenticate(state))).toEqual(['0006']);
-    expect(codesOf(() => authenticate({ status: 'none' }))).toEqual(['0006']);
+    const authenticator = auth();
+    const request = commandScope();
+    expect(codesOf(() => authenticator.authenticateCommand('i1', 'gwt_wrong', state, request))).toEqual(['0006']);
+    expect(codesOf(() => authenticator.authenticateCommand('i1', 'gwt_wrong', { status: 'none' }, request))).toEqual(['0006']);
   });
 });

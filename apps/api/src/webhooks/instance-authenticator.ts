@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Codes } from '@gw/contract';
-import { secretMatches } from '@gw/application';
+import { secretMatches, type CommandScope } from '@gw/application';
 import type { InstanceState } from '@gw/domain-instances';
 import { RequestRefused } from '../http/contract-error';
 import { RateLimits } from '../rate-limits/rate-limits';
@@ -21,23 +21,15 @@ export class InstanceAuthenticator {
   }
 
   /**
-   * The stage-2 check of one request's command, run on each state its decide callback is given
-   * (handleCommand decides again after a concurrent change): the first call spends the instance's
-   * budget, later ones only check.
+   * The stage-2 check of one request's command, run on each state it decides on (the runner decides
+   * again after a concurrent change): the token is checked every time, the budget spent once.
    */
-  forCommand(instanceId: string, token: string): (state: InstanceState) => void {
-    let spent = false;
-    return (state) => {
-      const tokenHash = state.status === 'created' ? state.tokenHash : undefined;
-      if (spent) return this.check(token, tokenHash);
-      this.authenticate(instanceId, token, tokenHash);
-      spent = true;
-    };
+  authenticateCommand(instanceId: string, token: string, state: InstanceState, { once }: CommandScope): void {
+    this.check(token, state.status === 'created' ? state.tokenHash : undefined);
+    once('instance budget', () => this.limits.spendInstance(instanceId));
   }
 
-  /** The check alone, for a command that decides again after a concurrent change: the request has
-   * spent its budget once already. */
-  check(token: string, tokenHash: string | undefined): void {
+  private check(token: string, tokenHash: string | undefined): void {
     if (!secretMatches(token, tokenHash)) {
       throw new RequestRefused([{ code: Codes.InstanceAuthFailed, message: 'unknown instanceid or wrong token' }]);
     }

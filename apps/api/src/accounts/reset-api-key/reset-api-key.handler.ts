@@ -1,6 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { accountStream, hashSecret, newSecret } from '@gw/application';
-import { accountDecider, normalizeEmail } from '@gw/domain-accounts';
+import { hashSecret, newSecret } from '@gw/application';
+import { normalizeEmail } from '@gw/domain-accounts';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../shared/command-runner';
 import { AccountAuthenticator } from '../account-authenticator';
@@ -18,14 +18,11 @@ export class ResetApiKeyHandler implements ICommandHandler<ResetApiKeyCommand, R
   async execute({ email, apiKey }: ResetApiKeyCommand): Promise<ResetApiKeyResult> {
     // Shown once, in this answer; only its hash is recorded.
     const newKey = newSecret('gwk');
-    const command = { type: 'ResetApiKey' as const, data: { apiKeyHash: hashSecret(newKey), now: this.clock.now() } };
-    let attempts = 0;
     // The old key is checked on the state the reset is decided on: of two resets with the same key
     // that race, the one that loses the append reloads, finds the key replaced and is refused (0003).
-    await this.runner.run(accountStream, this.accounts.streamOf(email), (current) => {
-      if (attempts++ === 0) this.accounts.authenticateAgainst(email, apiKey, current);
-      else this.accounts.check(apiKey, current);
-      return accountDecider.decide(command, current);
+    await this.runner.accounts.handle(this.accounts.accountId(email), (current, scope) => {
+      this.accounts.authenticateCommand(email, apiKey, current, scope);
+      return { type: 'ResetApiKey', data: { apiKeyHash: hashSecret(newKey), now: this.clock.now() } };
     });
     // The address as the request gave it, normalized: the store holds it sealed only.
     return { email: normalizeEmail(email), apikey: newKey };

@@ -1,11 +1,11 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { PackagesConfig } from '@gw/config';
 import { InjectConfig } from '@gw/nest-app';
-import { InstanceIdTaken, instanceDecider, instanceStreamName } from '@gw/domain-instances';
+import { InstanceIdTaken } from '@gw/domain-instances';
 import { AccountAuthenticator } from '../../accounts/account-authenticator';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../shared/command-runner';
-import { hashSecret, instanceStream, newInstanceId, newSecret } from '@gw/application';
+import { hashSecret, newInstanceId, newSecret } from '@gw/application';
 import { CreateInstanceCommand, type CreateInstanceResult } from './create-instance.command';
 
 @CommandHandler(CreateInstanceCommand)
@@ -24,11 +24,10 @@ export class CreateInstanceHandler implements ICommandHandler<CreateInstanceComm
     for (;;) {
       const instanceId = newInstanceId();
       try {
-        const command = {
-          type: 'CreateInstance' as const,
+        const { state } = await this.runner.instances.handle(instanceId, {
+          type: 'CreateInstance',
           data: { instanceId, accountId, packageId, packages: this.packages.catalogue, tokenHash: hashSecret(token), now: this.clock.now() },
-        };
-        const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), (current) => instanceDecider.decide(command, current));
+        });
         if (state.status !== 'created') throw new Error('instance was not created');
         return { instanceid: instanceId, token, packageid: state.packageId, createdAt: state.createdAt, expiresAt: state.expiresAt };
       } catch (error) {

@@ -1,6 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { instanceStream } from '@gw/application';
-import { instanceDecider, instanceStreamName } from '@gw/domain-instances';
 import { AccountAuthenticator } from '../../accounts/account-authenticator';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../shared/command-runner';
@@ -17,9 +15,8 @@ export class DeleteInstanceHandler implements ICommandHandler<DeleteInstanceComm
 
   async execute({ email, apiKey, instanceId }: DeleteInstanceCommand): Promise<DeleteInstanceResult> {
     const accountId = await this.accounts.authenticate(email, apiKey);
-    const command = { type: 'DeleteInstance' as const, data: { accountId, now: this.clock.now() } };
     // The runner waits for the read models, so the token is refused by the very next request.
-    const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), (current) => instanceDecider.decide(command, current));
+    const { state } = await this.runner.instances.handle(instanceId, { type: 'DeleteInstance', data: { accountId, now: this.clock.now() } });
     if (state.status !== 'deleted') throw new Error('deleted instance has no tombstone');
     return { instanceid: state.instanceId, deletedAt: state.deletedAt };
   }

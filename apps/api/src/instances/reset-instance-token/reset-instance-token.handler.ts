@@ -1,6 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { hashSecret, instanceStream, newSecret } from '@gw/application';
-import { instanceDecider, instanceStreamName } from '@gw/domain-instances';
+import { hashSecret, newSecret } from '@gw/application';
 import { AccountAuthenticator } from '../../accounts/account-authenticator';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../shared/command-runner';
@@ -19,10 +18,12 @@ export class ResetInstanceTokenHandler implements ICommandHandler<ResetInstanceT
     const accountId = await this.accounts.authenticate(email, apiKey);
     // Shown once, in this answer; only its hash is recorded (as at creation, 4.1).
     const token = newSecret('gwt');
-    const command = { type: 'ResetInstanceToken' as const, data: { accountId, tokenHash: hashSecret(token), now: this.clock.now() } };
     // The runner waits for the read models, which authenticate instance queries: the old token is
     // refused, and the new one accepted, by the very next request.
-    const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), (current) => instanceDecider.decide(command, current));
+    const { state } = await this.runner.instances.handle(instanceId, {
+      type: 'ResetInstanceToken',
+      data: { accountId, tokenHash: hashSecret(token), now: this.clock.now() },
+    });
     if (state.status !== 'created') throw new Error('instance whose token was reset has no state');
     return { instanceid: state.instanceId, token };
   }

@@ -1,7 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { notificationsStream } from '@gw/application';
 import { deliveryEnabled, instanceStatus } from '@gw/domain-instances';
-import { MAX_REDELIVER_RANGE, notificationsDecider, notificationsStreamName } from '@gw/domain-notifications';
+import { MAX_REDELIVER_RANGE } from '@gw/domain-notifications';
 import type { InstancesQuery } from '@gw/projections';
 import { ReadModelsService } from '../../read-models/read-models.service';
 import { Clock } from '../../shared/clock';
@@ -33,9 +32,7 @@ export class RedeliverHandler implements ICommandHandler<RedeliverCommand, Redel
     // Redelivered by reference (docs/api.md section 11): the notifier reads a body from its
     // NotificationCreated when it sends it, so no body is read or copied here.
     const recorded = await this.recordedIn(instanceId, from, to);
-    const { events } = await this.runner.run(notificationsStream, notificationsStreamName(instanceId), (state) =>
-      notificationsDecider.decide({ type: 'Redeliver', data: { instanceId, from, to, recorded, expired, deliveryOn, now } }, state),
-    );
+    const { events } = await this.runner.notifications.handle(instanceId, { type: 'Redeliver', data: { instanceId, from, to, recorded, expired, deliveryOn, now } });
     return { queued: events.length };
   }
 

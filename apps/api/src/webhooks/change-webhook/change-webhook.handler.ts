@@ -1,6 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { instanceStream, newSigningSecret, SecretBox } from '@gw/application';
-import { deliveryEnabled, instanceDecider, instanceStreamName, needsNewSigningSecret } from '@gw/domain-instances';
+import { newSigningSecret, SecretBox } from '@gw/application';
+import { deliveryEnabled, needsNewSigningSecret } from '@gw/domain-instances';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../shared/command-runner';
 import { InstanceAuthenticator } from '../instance-authenticator';
@@ -19,15 +19,13 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
   ) {}
 
   async execute({ instanceId, token, webhookUrl, events }: ChangeWebhookCommand): Promise<ChangeWebhookResult> {
-    let urlRefusal: Promise<string | null> | undefined;
-    const authenticate = this.auth.forCommand(instanceId, token);
-    const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), async (current) => {
-      authenticate(current);
-      // Resolved once per request, even when a concurrent change makes the runner decide again.
-      urlRefusal ??= this.policy.resolutionProblem(webhookUrl);
-      const refusal = await urlRefusal;
-      const command = {
-        type: 'ChangeWebhook' as const,
+    const { state } = await this.runner.instances.handle(instanceId, async (current, scope) => {
+      this.auth.authenticateCommand(instanceId, token, current, scope);
+      // Only once authenticated, and once per request, even when a concurrent change makes the
+      // runner decide again.
+      const refusal = await scope.once('url refusal', () => this.policy.resolutionProblem(webhookUrl));
+      return {
+        type: 'ChangeWebhook',
         data: {
           url: webhookUrl,
           now: this.clock.now(),
@@ -37,7 +35,6 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
           ...(refusal ? { urlRefusal: refusal } : {}),
         },
       };
-      return instanceDecider.decide(command, current);
     });
     if (state.status !== 'created') throw new Error('changed instance has no state');
     return {

@@ -1,8 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { instanceStream, newSigningSecret, SecretBox } from '@gw/application';
+import { newSigningSecret, SecretBox } from '@gw/application';
 import type { WebhooksConfig } from '@gw/config';
 import { InjectConfig } from '@gw/nest-app';
-import { instanceDecider, instanceStreamName } from '@gw/domain-instances';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../shared/command-runner';
 import { InstanceAuthenticator } from '../instance-authenticator';
@@ -21,18 +20,17 @@ export class RotateSigningSecretHandler implements ICommandHandler<RotateSigning
   ) {}
 
   async execute({ instanceId, token }: RotateSigningSecretCommand): Promise<RotateSigningSecretResult> {
+    // The secret the command decided on, to show in the answer.
     let drawn: { clear: string; sealed: string } | undefined;
-    const authenticate = this.auth.forCommand(instanceId, token);
-    const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), (current) => {
-      authenticate(current);
+    const { state } = await this.runner.instances.handle(instanceId, (current, scope) => {
+      this.auth.authenticateCommand(instanceId, token, current, scope);
       // Drawn once the request has authenticated, and only once: a decision made again after a
       // concurrent change rotates to the same secret. Only the sealed form reaches the log.
-      drawn ??= this.draw();
-      const command = {
-        type: 'RotateSigningSecret' as const,
+      drawn = scope.once('signing secret', () => this.draw());
+      return {
+        type: 'RotateSigningSecret',
         data: { newSigningSecret: drawn.sealed, overlapHours: this.config.signingSecretOverlapHours, now: this.clock.now() },
       };
-      return instanceDecider.decide(command, current);
     });
     if (state.status !== 'created' || !drawn) throw new Error('rotated instance has no state');
     return { signingSecret: drawn.clear, previousValidUntil: state.previousSigningSecret?.validUntil ?? null };

@@ -1,7 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { instanceStream, newSigningSecret, notificationsStream, SecretBox, testWebhookId } from '@gw/application';
-import { instanceDecider, instanceStreamName, signingSecretsAt, type CreatedInstance } from '@gw/domain-instances';
-import { notificationsDecider, notificationsStreamName } from '@gw/domain-notifications';
+import { newSigningSecret, SecretBox, testWebhookId } from '@gw/application';
+import { signingSecretsAt, type CreatedInstance } from '@gw/domain-instances';
 import { UNREADABLE_SECRET_ATTEMPT, WebhookSender } from '@gw/webhook-delivery';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../shared/command-runner';
@@ -35,24 +34,21 @@ export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand, T
   ) {}
 
   async execute({ instanceId, token, webhookUrl }: TestWebhookCommand): Promise<TestWebhookResult> {
-    let urlRefusal: Promise<string | null> | undefined;
-    let firstSecret: string | undefined;
-    const authenticate = this.auth.forCommand(instanceId, token);
-    const { state } = await this.runner.run(instanceStream, instanceStreamName(instanceId), async (current) => {
-      authenticate(current);
-      urlRefusal ??= this.policy.resolutionProblem(webhookUrl);
-      const refusal = await urlRefusal;
+    const { state } = await this.runner.instances.handle(instanceId, async (current, scope) => {
+      this.auth.authenticateCommand(instanceId, token, current, scope);
+      const refusal = await scope.once('url refusal', () => this.policy.resolutionProblem(webhookUrl));
       // Only an instance that has never registered a URL lacks a secret; it is never stored in clear.
-      if (webhookUrl !== '' && current.status === 'created' && current.encryptedSigningSecret === null) {
-        firstSecret ??= this.secrets.seal(newSigningSecret());
-      }
-      const data = {
-        url: webhookUrl,
-        now: this.clock.now(),
-        ...(refusal ? { urlRefusal: refusal } : {}),
-        ...(firstSecret ? { newSigningSecret: firstSecret } : {}),
+      const needsSecret = webhookUrl !== '' && current.status === 'created' && current.encryptedSigningSecret === null;
+      const firstSecret = needsSecret ? scope.once('first secret', () => this.secrets.seal(newSigningSecret())) : undefined;
+      return {
+        type: 'PrepareTestNotification',
+        data: {
+          url: webhookUrl,
+          now: this.clock.now(),
+          ...(refusal ? { urlRefusal: refusal } : {}),
+          ...(firstSecret ? { newSigningSecret: firstSecret } : {}),
+        },
       };
-      return instanceDecider.decide({ type: 'PrepareTestNotification', data }, current);
     });
     if (state.status !== 'created') throw new Error('tested instance has no state');
 
@@ -78,8 +74,7 @@ export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand, T
       ? await this.sender.send({ url: webhookUrl === '' ? state.webhookUrl : webhookUrl, webhookId, body: JSON.stringify({ instanceId, test: true, at }), signingSecrets })
       : UNREADABLE_SECRET_ATTEMPT;
     const { status, error, durationMs } = result;
-    const command = { type: 'RecordTestAttempt' as const, data: { instanceId, webhookId, at, status, error, durationMs } };
-    await this.runner.run(notificationsStream, notificationsStreamName(instanceId), (current) => notificationsDecider.decide(command, current), RECORD_ANYWAY);
+    await this.runner.notifications.handle(instanceId, { type: 'RecordTestAttempt', data: { instanceId, webhookId, at, status, error, durationMs } }, RECORD_ANYWAY);
     return { delivered: status >= 200 && status < 300, status, durationMs, error };
   }
 
