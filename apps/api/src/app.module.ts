@@ -6,41 +6,21 @@ import { configModule, NestLoggingModule, webhookSenderProvider } from '@gw/nest
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import { AccountAuthenticator } from './accounts/account-authenticator';
-import { ResetApiKeyHandler } from './accounts/reset-api-key/reset-api-key.handler';
 import { Dispatcher } from './http/dispatcher';
 import { FailureAnswers } from './http/failure-answers';
-import { CreateInstanceHandler } from './instances/create-instance/create-instance.handler';
-import { DeleteInstanceHandler } from './instances/delete-instance/delete-instance.handler';
-import { ListInstancesHandler } from './instances/list-instances/list-instances.handler';
-import { RenewInstanceHandler } from './instances/renew-instance/renew-instance.handler';
-import { ResetInstanceTokenHandler } from './instances/reset-instance-token/reset-instance-token.handler';
-import { RecordInboundHandler } from './ingest/record-inbound.handler';
 import { ApiMetrics } from './metrics/api-metrics';
 import { StoreMetrics } from './metrics/store-metrics';
 import { RateLimits } from './rate-limits/rate-limits';
 import { ReadModelsService } from './read-models/read-models.service';
-import { GetWebhookLogsHandler } from './webhooks/get-webhook-logs/get-webhook-logs.handler';
 import { Clock } from './shared/clock';
 import { CommandRunner } from './shared/command-runner';
-import { GetNotificationsHandler } from './notifications/get-notifications/get-notifications.handler';
 import { InstanceNotifications } from './notifications/instance-notifications';
-import { RedeliverHandler } from './notifications/redeliver/redeliver.handler';
 import { EVENT_STORE, LOGGER } from './shared/tokens';
-import { ChangeWebhookHandler } from './webhooks/change-webhook/change-webhook.handler';
-import { GetWebhookStatusHandler } from './webhooks/get-webhook-status/get-webhook-status.handler';
 import { InstanceAuthenticator } from './webhooks/instance-authenticator';
-import { RotateSigningSecretHandler } from './webhooks/rotate-signing-secret/rotate-signing-secret.handler';
-import { TestWebhookHandler } from './webhooks/test-webhook/test-webhook.handler';
 import { TestWebhookSlots } from './webhooks/test-webhook/test-webhook-slots';
 import { WebhookTargetPolicy } from './webhooks/webhook-target-policy';
 import { WebhookUrlFormConstraint } from './webhooks/webhook-url-form.constraint';
-
-/** docs/api.md 8.1 to 8.3: the account holder's self-service. */
-const SelfServiceHandlers = [DeleteInstanceHandler, ResetInstanceTokenHandler, ResetApiKeyHandler];
-/** docs/api.md 8.7 and 8.8: an instance's notifications, read and queued again. */
-const NotificationHandlers = [GetNotificationsHandler, RedeliverHandler];
-const CommandHandlers = [CreateInstanceHandler, RenewInstanceHandler, ChangeWebhookHandler, RecordInboundHandler, RotateSigningSecretHandler, TestWebhookHandler];
-const QueryHandlers = [ListInstancesHandler, GetWebhookStatusHandler, GetWebhookLogsHandler];
+import { OPERATIONS } from './operations';
 
 /** The API's application: handlers, read models, limits, and the dispatcher the HTTP pipeline
  * uses. The store and logger are made outside, so that main.ts owns their lifecycle and the same
@@ -79,11 +59,9 @@ export class AppModule {
         // docs/api.md 8.6: testWebhook sends with the notifier's sender (the same connect-time check).
         webhookSenderProvider,
         TestWebhookSlots,
-        ...CommandHandlers,
-        ...SelfServiceHandlers,
         InstanceNotifications,
-        ...NotificationHandlers,
-        ...QueryHandlers,
+        // Every operation's handler, from the one list (operations.ts).
+        ...OPERATIONS.map((op) => op.handler),
       ],
     };
   }

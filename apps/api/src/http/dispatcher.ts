@@ -5,12 +5,17 @@ import { sendJson } from '@gw/http-listener';
 import { ApiMetrics } from '../metrics/api-metrics';
 import { checkParams } from './check-params';
 import { FailureAnswers } from './failure-answers';
-import { OPERATIONS, type HostName, type MessageHandler, type Operation } from './operations';
+import { OPERATIONS } from '../operations';
+import type { HostName, Route } from './operation';
+
+interface MessageHandler {
+  execute(message: unknown): Promise<unknown>;
+}
 import type { RequestParams } from './request-params';
 
 interface Bound {
-  operation: Operation;
-  handler: MessageHandler<unknown, unknown>;
+  route: Route;
+  handler: MessageHandler;
   /** Positions of `:name` segments in the path, for path parameters. */
   pathParams: Array<[index: number, name: string]>;
 }
@@ -34,11 +39,13 @@ export class Dispatcher implements OnModuleInit {
   /** Resolves each operation's handler once, after Nest has constructed every provider. */
   onModuleInit(): void {
     for (const operation of OPERATIONS) {
-      const handler = this.moduleRef.get(operation.handler as Type<MessageHandler<unknown, unknown>>, { strict: false });
-      const pathParams = operation.path
-        .split('/')
-        .flatMap((segment, index): Array<[number, string]> => (segment.startsWith(':') ? [[index, segment.slice(1)]] : []));
-      this.bound.set(`${operation.host} ${operation.path}`, { operation, handler, pathParams });
+      const handler = this.moduleRef.get(operation.handler as Type<MessageHandler>, { strict: false });
+      for (const route of operation.routes) {
+        const pathParams = route.path
+          .split('/')
+          .flatMap((segment, index): Array<[number, string]> => (segment.startsWith(':') ? [[index, segment.slice(1)]] : []));
+        this.bound.set(`${route.host} ${route.path}`, { route, handler, pathParams });
+      }
     }
   }
 
@@ -53,10 +60,10 @@ export class Dispatcher implements OnModuleInit {
       }
       const bound = this.bound.get(`${host} ${pattern}`);
       if (!bound) throw new Error(`no operation at ${host} ${pattern}`);
-      const { operation, handler } = bound;
-      const dto = checkParams(operation.dto, params);
-      const result = await handler.execute(operation.message(dto, this.pathParams(bound, path)));
-      sendJson(res, operation.status, { success: true, ...(result as object) });
+      const { route, handler } = bound;
+      const dto = checkParams(route.dto, params);
+      const result = await handler.execute(route.build(dto, this.pathParams(bound, path)));
+      sendJson(res, route.status, { success: true, ...(result as object) });
     } catch (error) {
       this.failures.send(error, host, req, res);
     }

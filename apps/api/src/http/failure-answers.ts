@@ -13,7 +13,7 @@ import { RateLimits } from '../rate-limits/rate-limits';
 import { LOGGER } from '../shared/tokens';
 import { RequestRefused } from './contract-error';
 import { failureStatus } from './failure-status';
-import type { HostName } from './operations';
+import type { HostName } from './operation';
 
 /**
  * The one place where errors become the contract's failure envelope. Refusals are answered with

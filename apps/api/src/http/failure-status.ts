@@ -1,5 +1,5 @@
 import { Codes, type Violation } from '@gw/contract';
-import type { HostName } from './operations';
+import type { HostName } from './operation';
 
 /**
  * The HTTP status of a failure envelope. The public hosts answer refusals with 200 (docs/api.md

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Violation } from '@gw/contract';
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { HostName } from '../http/operations';
+import type { HostName } from '../http/operation';
 import { UNKNOWN_OPERATION } from './operation-names';
 
 /** The `code` label of a success (and of answers without an envelope: /healthz, /metrics, a preflight). */

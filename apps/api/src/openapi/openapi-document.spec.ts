@@ -1,7 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { ValidateBy } from 'class-validator';
 import { parameterNames } from '../http/check-params';
-import { OPERATIONS, ROUTES } from '../http/operations';
+import { ROUTES } from '../http/routes';
+import { OPERATION_ROUTES } from '../operations';
 import { RequiredText } from '../http/param-rules';
 import { openApiDocument, preflighted, type PublicHost } from './openapi-document';
 import { paramDocs } from './param-schema';
@@ -43,7 +44,7 @@ describe.each(HOSTS)('the OpenAPI description of the %s host', (host) => {
   });
 
   it("lists each operation's parameters exactly as its DTO declares them, in every source section 1 allows", () => {
-    for (const op of OPERATIONS.filter((o) => o.host === host)) {
+    for (const op of OPERATION_ROUTES.filter((o) => o.host === host)) {
       const names = parameterNames(op.dto);
       for (const method of op.methods) {
         const documented = doc.paths[op.path][method.toLowerCase()];
@@ -60,7 +61,7 @@ describe.each(HOSTS)('the OpenAPI description of the %s host', (host) => {
   });
 
   it('answers every operation with its success shape or its failure envelope', () => {
-    for (const op of OPERATIONS.filter((o) => o.host === host)) {
+    for (const op of OPERATION_ROUTES.filter((o) => o.host === host)) {
       const documented = doc.paths[op.path][op.methods[0].toLowerCase()];
       const [success, failure] = documented.responses['200'].content['application/json'].schema.oneOf.map((s: { $ref: string }) => s.$ref.split('/').pop());
       expect(doc.components.schemas[success].properties.success).toEqual({ const: true });
@@ -77,7 +78,7 @@ describe('parameters read from the rules that check them', () => {
   };
 
   it('carries each rule with the code it refuses with, and the limits it checks', () => {
-    const webhook = OPERATIONS.find((op) => op.host === 'instance' && op.path === '/webhook');
+    const webhook = OPERATION_ROUTES.find((op) => op.host === 'instance' && op.path === '/webhook');
     const [instanceid, , webhookUrl, events] = paramDocs(webhook!.dto);
     expect(instanceid).toMatchObject({ name: 'instanceid', required: true, text: { type: 'string', maxLength: 128, minLength: 1 } });
     expect(instanceid.rules.map((r) => r.code)).toEqual(['0001', '0002', '0002', '0002', '0002']);
@@ -92,7 +93,7 @@ describe('parameters read from the rules that check them', () => {
   });
 
   it('takes a number as digits in the query and as a JSON number or digits in a JSON body', () => {
-    const logs = OPERATIONS.find((op) => op.path === '/getWebhookLogs');
+    const logs = OPERATION_ROUTES.find((op) => op.path === '/getWebhookLogs');
     const limit = paramDocs(logs!.dto).find((p) => p.name === 'limit');
     expect(limit?.text).toEqual({ type: 'integer', minimum: 1, maximum: 100 });
     expect(limit?.json).toEqual({ anyOf: [{ type: 'integer', minimum: 1, maximum: 100 }, { type: 'string', pattern: '^\\d{1,3}$' }, { type: 'null' }] });

@@ -1,6 +1,7 @@
 import { Codes, ERROR_TABLE, type ErrorCode } from '@gw/contract';
-import { OPERATIONS, ROUTES, type HostName, type Operation } from '../http/operations';
-import { ANSWERS } from './answers';
+import type { Answer, HostName, Route } from '../http/operation';
+import { ROUTES } from '../http/routes';
+import { OPERATIONS } from '../operations';
 import type { JsonSchema } from './json-schema';
 import { formCodes, paramDocs, type ParamDoc } from './param-schema';
 import { SERVICE_ROUTE_DOCS } from './service-routes';
@@ -82,10 +83,9 @@ function corsHeaders(host: PublicHost): JsonSchema {
     : {};
 }
 
-function operationObject(host: PublicHost, op: Operation, method: string, schemas: Record<string, JsonSchema>): JsonSchema {
+function operationObject(host: PublicHost, op: Route, answer: Answer | undefined, method: string, schemas: Record<string, JsonSchema>): JsonSchema {
   const name = op.path.slice(1);
-  const answer = ANSWERS.get(op.handler);
-  if (!answer) throw new Error(`${host} ${op.path}: no success shape in openapi/answers.ts`);
+  if (!answer) throw new Error(`${host} ${op.path}: its operation has no answer (the route file's \`answer\`)`);
   const params = paramDocs(op.dto);
   const form = formCodes(params).concat(Codes.UnreadableBody).sort();
   const codes = ALL_CODES.filter((code) => [...form, ...answer.refusals, Codes.TooManyRequests, Codes.Unavailable].includes(code));
@@ -210,9 +210,13 @@ export function openApiDocument(host: PublicHost): JsonSchema {
   const schemas: Record<string, JsonSchema> = { Failure: failureSchema(ALL_CODES, 'The failure envelope (docs/api.md section 2).') };
   const paths: Record<string, JsonSchema> = {};
   for (const [pattern, methods] of Object.entries(ROUTES[host])) {
-    const op = OPERATIONS.find((candidate) => candidate.host === host && candidate.path === pattern);
+    const op = OPERATIONS.find((candidate) => candidate.routes.some((route) => route.host === host && route.path === pattern));
+    const route = op?.routes.find((candidate) => candidate.host === host && candidate.path === pattern);
     paths[pattern.replace(/:([^/]+)/g, '{$1}')] = Object.fromEntries([
-      ...methods.map((method) => [method.toLowerCase(), op ? operationObject(host, op, method, schemas) : serviceOperationObject(host, pattern, method)]),
+      ...methods.map((method) => [
+        method.toLowerCase(),
+        route ? operationObject(host, route, op?.answer, method, schemas) : serviceOperationObject(host, pattern, method),
+      ]),
       ...(preflighted(host, pattern) ? [['options', preflightObject(pattern, methods)]] : []),
     ]);
   }

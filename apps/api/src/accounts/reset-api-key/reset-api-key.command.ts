@@ -1,9 +1,12 @@
+import { Command } from '@nestjs/cqrs';
 /** docs/api.md 8.3. */
-export class ResetApiKeyCommand {
+export class ResetApiKeyCommand extends Command<ResetApiKeyResult> {
   constructor(
     readonly email: string,
     readonly apiKey: string,
-  ) {}
+  ) {
+    super();
+  }
 }
 
 export interface ResetApiKeyResult {

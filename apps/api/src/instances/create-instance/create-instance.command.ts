@@ -1,9 +1,12 @@
-export class CreateInstanceCommand {
+import { Command } from '@nestjs/cqrs';
+export class CreateInstanceCommand extends Command<CreateInstanceResult> {
   constructor(
     readonly email: string,
     readonly apiKey: string,
     readonly packageId: string,
-  ) {}
+  ) {
+    super();
+  }
 }
 
 export interface CreateInstanceResult {

@@ -1,10 +1,13 @@
+import { Query } from '@nestjs/cqrs';
 import type { NotificationKind } from '@gw/domain-instances';
 
-export class ListInstancesQuery {
+export class ListInstancesQuery extends Query<ListInstancesResult> {
   constructor(
     readonly email: string,
     readonly apiKey: string,
-  ) {}
+  ) {
+    super();
+  }
 }
 
 export interface InstanceSummary {

@@ -1,13 +1,16 @@
+import { Query } from '@nestjs/cqrs';
 import type { OpenedBody } from '@gw/application';
 import type { NotificationRecord } from '@gw/domain-notifications';
 
-export class GetNotificationsQuery {
+export class GetNotificationsQuery extends Query<NotificationsResult> {
   constructor(
     readonly instanceId: string,
     readonly token: string,
     readonly after: number,
     readonly limit: number,
-  ) {}
+  ) {
+    super();
+  }
 }
 
 /** docs/api.md 8.7: bodies as POSTed, an erased personal field as null (section 9). */

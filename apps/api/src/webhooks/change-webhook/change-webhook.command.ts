@@ -1,6 +1,7 @@
+import { Command } from '@nestjs/cqrs';
 import type { NotificationKind } from '@gw/domain-instances';
 
-export class ChangeWebhookCommand {
+export class ChangeWebhookCommand extends Command<ChangeWebhookResult> {
   constructor(
     readonly instanceId: string,
     readonly token: string,
@@ -8,7 +9,9 @@ export class ChangeWebhookCommand {
     readonly webhookUrl: string,
     /** The kinds to notify (docs/api.md 8.4); undefined chooses the default set. Ignored with an empty URL. */
     readonly events?: readonly NotificationKind[],
-  ) {}
+  ) {
+    super();
+  }
 }
 
 export interface ChangeWebhookResult {

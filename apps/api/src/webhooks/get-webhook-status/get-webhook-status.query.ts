@@ -1,10 +1,13 @@
+import { Query } from '@nestjs/cqrs';
 import type { NotificationKind } from '@gw/domain-instances';
 
-export class GetWebhookStatusQuery {
+export class GetWebhookStatusQuery extends Query<WebhookStatusResult> {
   constructor(
     readonly instanceId: string,
     readonly token: string,
-  ) {}
+  ) {
+    super();
+  }
 }
 
 export interface WebhookStatusResult {

@@ -3,9 +3,9 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { PersonalData, recordAck, recordMessage, UnknownInstance } from '@gw/application';
 import { Codes } from '@gw/contract';
 import type { EventStore } from '@gw/event-store';
-import { RequestRefused } from '../http/contract-error';
-import { Clock } from '../shared/clock';
-import { EVENT_STORE } from '../shared/tokens';
+import { RequestRefused } from '../../http/contract-error';
+import { Clock } from '../../shared/clock';
+import { EVENT_STORE } from '../../shared/tokens';
 import { RecordInboundCommand } from './record-inbound.command';
 
 @CommandHandler(RecordInboundCommand)

@@ -1,4 +1,4 @@
-import { EmailAddress, RequiredText } from '../http/param-rules';
+import { EmailAddress, RequiredText } from '../../http/param-rules';
 
 /** docs/api.md 8.3. */
 export class ResetApiKeyDto {

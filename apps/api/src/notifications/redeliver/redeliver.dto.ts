@@ -1,14 +1,6 @@
 import { ValidateBy } from 'class-validator';
 import { MAX_REDELIVER_RANGE } from '@gw/domain-notifications';
-import { Limit, RequiredText, SequenceParam } from '../http/param-rules';
-
-/** getNotifications (docs/api.md 8.7). */
-export class NotificationsDto {
-  @RequiredText(128) instanceid!: string;
-  @RequiredText(512) token!: string;
-  @SequenceParam(0, true) after?: string | number;
-  @Limit(100) limit?: string | number;
-}
+import { RequiredText, SequenceParam } from '../../http/param-rules';
 
 /** A `to` given with `from` may name at most MAX_REDELIVER_RANGE sequence numbers; without `to`, the
  * range ends at the last notification and the domain checks it (docs/api.md 8.8). */
@@ -26,7 +18,7 @@ const WithinRedeliverRange = () =>
     { context: { code: '0002' }, message: `$property may be at most from + ${MAX_REDELIVER_RANGE - 1}` },
   );
 
-/** redeliver (docs/api.md 8.8). */
+/** docs/api.md 8.8. */
 export class RedeliverDto {
   @RequiredText(128) instanceid!: string;
   @RequiredText(512) token!: string;

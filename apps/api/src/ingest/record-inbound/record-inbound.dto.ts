@@ -1,5 +1,5 @@
 import { ACK_STATUSES } from '@gw/domain-inbox';
-import { OneOf, OptionalBoolean, OptionalText, RequiredText, UnixSeconds } from '../http/param-rules';
+import { OneOf, OptionalBoolean, OptionalText, RequiredText, UnixSeconds } from '../../http/param-rules';
 
 /** docs/api.md section 6: a new incoming message. `id`, `chatId` and `time` are required. */
 export class MessageDto {

@@ -1,0 +1,34 @@
+import { Codes } from '@gw/contract';
+import { operation, route } from '../../http/operation';
+import { instanceStatus, kinds, signingSecret } from '../../openapi/answer-fields';
+import { boolean, object, optional, text } from '../../openapi/json-schema';
+import { GetWebhookStatusDto } from './get-webhook-status.dto';
+import { GetWebhookStatusHandler } from './get-webhook-status.handler';
+import { GetWebhookStatusQuery, type WebhookStatusResult } from './get-webhook-status.query';
+
+/** docs/api.md 4.5. */
+export const getWebhookStatus = operation({
+  handler: GetWebhookStatusHandler,
+  routes: [
+    route({
+      name: 'getWebhookStatus',
+      host: 'instance',
+      path: '/getWebhookStatus',
+      methods: ['GET', 'POST'],
+      dto: GetWebhookStatusDto,
+      build: (p) => new GetWebhookStatusQuery(p.instanceid, p.token),
+    }),
+  ],
+  answer: {
+    summary: "The instance's webhook URL, event kinds, delivery state and signing secret (4.5)",
+    fields: object<WebhookStatusResult>({
+      webhookUrl: text('"" when none is registered'),
+      enabled: boolean('true only while a URL is registered and the instance is active'),
+      instanceStatus,
+      events: kinds,
+      disabledReason: optional(text('why the receiver switched delivery off (410 Gone)')),
+      signingSecret,
+    }),
+    refusals: [Codes.InstanceAuthFailed],
+  },
+});
