@@ -6,7 +6,7 @@ import { configModule, NestLoggingModule, webhookSenderProvider } from '@gw/nest
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import { AccountAuthenticator } from './accounts/account-authenticator';
-import { Dispatcher } from './http/dispatcher';
+import { OperationExecutor } from './http/operation-executor';
 import { FailureAnswers } from './http/failure-answers';
 import { ApiMetrics } from './metrics/api-metrics';
 import { StoreMetrics } from './metrics/store-metrics';
@@ -22,8 +22,8 @@ import { WebhookTargetPolicy } from './webhooks/webhook-target-policy';
 import { WebhookUrlFormConstraint } from './webhooks/webhook-url-form.constraint';
 import { OPERATIONS } from './operations';
 
-/** The API's application: handlers, read models, limits, and the dispatcher the HTTP pipeline
- * uses. The store and logger are made outside, so that main.ts owns their lifecycle and the same
+/** The API's application: handlers (registered on CqrsModule's buses), read models, limits, and
+ * the executor the HTTP pipeline hands each request to. The store and logger are made outside, so that main.ts owns their lifecycle and the same
  * store can serve other modules of the process. */
 @Module({})
 export class AppModule {
@@ -45,7 +45,7 @@ export class AppModule {
         { provide: PersonalData, useFactory: (box: SecretBox) => PersonalData.on(deps.store, box), inject: [SecretBox] },
         RateLimits,
         FailureAnswers,
-        Dispatcher,
+        OperationExecutor,
         ApiMetrics,
         // Made with the store (main.ts), which reports its appends and group commits to it.
         { provide: StoreMetrics, useValue: deps.storeMetrics ?? new StoreMetrics() },

@@ -22,6 +22,7 @@ import { GetWebhookStatusQuery, type WebhookStatusResult } from './webhooks/get-
 
 // The API's handlers in process, on the in-memory store: the whole path from command to read model
 // without HTTP or child processes (those are the e2e suites' job), fast enough to run on every change.
+// Commands and queries go through the CommandBus and QueryBus, as the HTTP executor sends them.
 describe('API handlers on the in-memory store', () => {
   let dir: string;
   let store: EventStore;

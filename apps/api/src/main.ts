@@ -12,7 +12,7 @@ import { bearerAuthorizer } from './http/bearer-authorizer';
 import { DashboardFiles } from './dashboard/dashboard-files';
 import { ApiDocs } from './openapi/api-docs';
 import { allStaticFiles } from './http/static-files';
-import { Dispatcher } from './http/dispatcher';
+import { OperationExecutor } from './http/operation-executor';
 import { closeListeners } from '@gw/http-listener';
 import { listenOnHosts } from './http/http-listeners';
 import { StoreMetrics } from './metrics/store-metrics';
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     ),
   );
   // An application context, not an HTTP app: the project's own transport routes each request once
-  // and hands it to the dispatcher, which runs the handler resolved from this container.
+  // and hands it to the executor, which sends its command or query on this container's buses.
   const app = await NestFactory.createApplicationContext(AppModule.register({ config, store, logger, storeMetrics }), {
     abortOnError: false,
     // Nest's messages wait for NestLogger, which writes them through the app's pino instance. They are
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
       // Never exposed by accident: the internal host binds INTERNAL_HOST (docs/api.md section 1).
       { host: 'internal', port: config.http.internalPort, address: config.http.internalHost, options: { ...bySource('ingest'), authorize: bearerAuthorizer(config.secrets.internalToken) } },
     ],
-    app.get(Dispatcher),
+    app.get(OperationExecutor),
     logger,
   );
   if (config.http.apiPort === 0) dashboard.apiPort = listeners.find((l) => l.name === 'instance')?.port ?? 0;

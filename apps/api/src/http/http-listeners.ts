@@ -4,7 +4,7 @@ import { sendJson, startListener, type Listener } from '@gw/http-listener';
 import { redactUrl, type Logger } from '@gw/logging';
 import { operationName, PREFLIGHT } from '../metrics/operation-names';
 import { tagFailure, tagOperation } from '../metrics/request-metrics';
-import type { Dispatcher } from './dispatcher';
+import type { OperationExecutor } from './operation-executor';
 import { parseBody, parseQuery, readBody, UnreadableBody } from './request-params';
 import { failureStatus } from './failure-status';
 import type { StaticFiles } from './static-files';
@@ -26,11 +26,11 @@ export interface HostOptions {
 /**
  * The API's one HTTP pipeline, a server per host of docs/api.md section 1: routing once (404, 405 with
  * `Allow`, CORS preflights), `/healthz`, per-source limits, the ingest host's bearer token, reading
- * and parsing the body, the request log; then the dispatcher runs the operation. Each host only
+ * and parsing the body, the request log; then the executor runs the operation. Each host only
  * ever routes to its own operations.
  */
-export function createHostHandler(host: HostName, dispatcher: Dispatcher, logger: Logger, options: HostOptions = {}): RequestListener {
-  const requests = dispatcher.metrics.requests;
+export function createHostHandler(host: HostName, executor: OperationExecutor, logger: Logger, options: HostOptions = {}): RequestListener {
+  const requests = executor.metrics.requests;
   return (req, res) => {
     const started = process.hrtime.bigint();
     const rawUrl = req.url ?? '/';
@@ -47,7 +47,7 @@ export function createHostHandler(host: HostName, dispatcher: Dispatcher, logger
     // Every answer of the instance host may be read cross-origin (docs/api.md section 2); no cookies
     // are involved, so no credentialed CORS.
     if (host === 'instance') res.setHeader('access-control-allow-origin', '*');
-    void handle(host, dispatcher, req, res, rawUrl, options).catch((error: unknown) => {
+    void handle(host, executor, req, res, rawUrl, options).catch((error: unknown) => {
       // A client that went away mid-request is routine, not a fault of ours.
       if (req.destroyed || (error as { code?: string }).code === 'ECONNRESET') {
         logger.info('client went away', { host, path: redactUrl(rawUrl) });
@@ -65,7 +65,7 @@ export function createHostHandler(host: HostName, dispatcher: Dispatcher, logger
 
 async function handle(
   host: HostName,
-  dispatcher: Dispatcher,
+  executor: OperationExecutor,
   req: IncomingMessage,
   res: ServerResponse,
   rawUrl: string,
@@ -161,7 +161,7 @@ async function handle(
   }
   // The ingest host takes its parameters from the JSON body and the path only.
   const query = host === 'internal' ? new Map<string, unknown[]>() : parseQuery(search);
-  await dispatcher.dispatch(host, route.pattern, path, { query, body }, req, res);
+  await executor.execute(host, route.pattern, path, { query, body }, req, res);
 }
 
 function decodable(path: string): boolean {
@@ -179,13 +179,13 @@ const PORT_VARIABLES: Record<HostName, string> = { account: 'ACCOUNT_PORT', inst
 
 export function listenOnHosts(
   hosts: Array<{ host: HostName; port: number; address: string; options?: HostOptions }>,
-  dispatcher: Dispatcher,
+  executor: OperationExecutor,
   logger: Logger,
 ): Promise<Listener[]> {
   return Promise.all(
     hosts.map(({ host, port, address, options }) =>
       startListener(
-        { name: host, port, address, portVariable: PORT_VARIABLES[host], routes: ROUTES[host], handler: createHostHandler(host, dispatcher, logger, options) },
+        { name: host, port, address, portVariable: PORT_VARIABLES[host], routes: ROUTES[host], handler: createHostHandler(host, executor, logger, options) },
         logger,
       ),
     ),

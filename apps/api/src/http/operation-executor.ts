@@ -1,56 +1,48 @@
-import { Injectable, type OnModuleInit, type Type } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { Injectable } from '@nestjs/common';
+import { Command, CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '@gw/http-listener';
 import { ApiMetrics } from '../metrics/api-metrics';
+import { OPERATION_ROUTES } from '../operations';
 import { checkParams } from './check-params';
 import { FailureAnswers } from './failure-answers';
-import { OPERATIONS } from '../operations';
-import type { HostName, Route } from './operation';
-
-interface MessageHandler {
-  execute(message: unknown): Promise<unknown>;
-}
+import type { HostName, Message, Route } from './operation';
 import type { RequestParams } from './request-params';
 
 interface Bound {
   route: Route;
-  handler: MessageHandler;
   /** Positions of `:name` segments in the path, for path parameters. */
   pathParams: Array<[index: number, name: string]>;
 }
 
 /**
- * From a routed request to its handler: parameters checked against the operation's DTO, the command
- * or query built, and the handler (resolved once from Nest's container) run. No framework router runs
- * per request; the transport has already routed and parsed it.
+ * Executes a routed request's operation: its parameters checked against the route's DTO, its
+ * command or query built, and executed on @nestjs/cqrs's CommandBus or QueryBus, which finds the
+ * handler from the message's class; then the answer. No framework router runs per request; the
+ * transport has already routed and parsed it.
  */
 @Injectable()
-export class Dispatcher implements OnModuleInit {
+export class OperationExecutor {
   private readonly bound = new Map<string, Bound>();
 
   constructor(
-    private readonly moduleRef: ModuleRef,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
     private readonly failures: FailureAnswers,
     /** Also read by the listeners, which record each answer as it finishes. */
     readonly metrics: ApiMetrics,
-  ) {}
-
-  /** Resolves each operation's handler once, after Nest has constructed every provider. */
-  onModuleInit(): void {
-    for (const operation of OPERATIONS) {
-      const handler = this.moduleRef.get(operation.handler as Type<MessageHandler>, { strict: false });
-      for (const route of operation.routes) {
-        const pathParams = route.path
-          .split('/')
-          .flatMap((segment, index): Array<[number, string]> => (segment.startsWith(':') ? [[index, segment.slice(1)]] : []));
-        this.bound.set(`${route.host} ${route.path}`, { route, handler, pathParams });
-      }
+  ) {
+    for (const route of OPERATION_ROUTES) {
+      const pathParams = route.path
+        .split('/')
+        .flatMap((segment, index): Array<[number, string]> => (segment.startsWith(':') ? [[index, segment.slice(1)]] : []));
+      this.bound.set(`${route.host} ${route.path}`, { route, pathParams });
     }
   }
 
-  /** Runs the operation at `pattern` (a route of `host`) and answers; never throws. */
-  async dispatch(host: HostName, pattern: string, path: string, params: RequestParams, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Runs the operation at `pattern` (a route of `host`) and answers; never throws. The internal
+   * host's `/metrics` is answered here too, behind the same bearer check and failure answers. */
+  async execute(host: HostName, pattern: string, path: string, params: RequestParams, req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       if (host === 'internal' && pattern === '/metrics') {
         const text = await this.metrics.text();
@@ -60,13 +52,17 @@ export class Dispatcher implements OnModuleInit {
       }
       const bound = this.bound.get(`${host} ${pattern}`);
       if (!bound) throw new Error(`no operation at ${host} ${pattern}`);
-      const { route, handler } = bound;
+      const { route } = bound;
       const dto = checkParams(route.dto, params);
-      const result = await handler.execute(route.build(dto, this.pathParams(bound, path)));
+      const result = await this.send(route.build(dto, this.pathParams(bound, path)));
       sendJson(res, route.status, { success: true, ...(result as object) });
     } catch (error) {
       this.failures.send(error, host, req, res);
     }
+  }
+
+  private send(message: Message): Promise<unknown> {
+    return message instanceof Command ? this.commands.execute(message) : this.queries.execute(message);
   }
 
   private pathParams(bound: Bound, path: string): Record<string, string> {
