@@ -1,12 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { handleCommand, notificationsStream, type StateCache } from '@gw/application';
-import {
-  notificationsDecider,
-  notificationsStreamName,
-  type NotificationCommand,
-  type NotificationEvent,
-  type NotificationsState,
-} from '@gw/domain-notifications';
+import { notificationsAggregate, type StateCache } from '@gw/application';
+import type { NotificationCommand, NotificationEvent, NotificationsState } from '@gw/domain-notifications';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import type { NotifierModel } from './notifier-model';
@@ -59,13 +53,12 @@ export class NotificationWriter {
   }
 
   private async decideAndAppend(instanceId: string, command: NotificationCommand): Promise<NotificationEvent[]> {
-    const { events } = await handleCommand(
+    const { events } = await notificationsAggregate.handle(
       this.store,
-      notificationsStreamName(instanceId),
-      notificationsStream,
-      (state) => {
+      instanceId,
+      () => {
         if (this.signal.aborted) throw new Stopping();
-        return notificationsDecider.decide(command, state);
+        return command;
       },
       {
         cache: this.modelOf(instanceId),

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { handleCommand, instanceStream } from '@gw/application';
+import { instanceAggregate } from '@gw/application';
 import { assertNever } from '@gw/domain-core';
 import { INBOX_STREAM_PREFIX, isInboxEvent } from '@gw/domain-inbox';
-import { INSTANCE_STREAM_PREFIX, instanceDecider, instanceStreamName, isInstanceEvent, type DisableWebhookForReceiver } from '@gw/domain-instances';
+import { INSTANCE_STREAM_PREFIX, isInstanceEvent, type DisableWebhookForReceiver } from '@gw/domain-instances';
 import {
   NOTIFICATIONS_STREAM_PREFIX,
   notifierWorkflow,
@@ -222,13 +222,12 @@ export class NotifierProcessor implements LogConsumer, DueWork {
     const guard = () => {
       if (this.stopping) throw new Stopping();
     };
-    await handleCommand(
+    await instanceAggregate.handle(
       this.parts.store,
-      instanceStreamName(instanceId),
-      instanceStream,
-      (state) => {
+      instanceId,
+      () => {
         guard();
-        return instanceDecider.decide(command, state);
+        return command;
       },
       {
         conflictRetries: this.settings.conflictRetries,
