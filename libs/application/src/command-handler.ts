@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { LRUCache } from 'lru-cache';
 import type { DomainEvent } from '@gw/domain-core';
 import {
   EventStoreUnavailableError,
@@ -76,22 +77,18 @@ export interface StateCache<State> {
  * states are immutable values, so sharing them is safe.
  */
 export class StreamStateCache<State = unknown> implements StateCache<State> {
-  private readonly states = new Map<string, LoadedState<State>>();
+  private readonly states: LRUCache<string, LoadedState<State>>;
 
-  constructor(private readonly maxStreams = 10_000) {}
+  constructor(maxStreams = 10_000) {
+    this.states = new LRUCache({ max: maxStreams });
+  }
 
   get(streamName: string): LoadedState<State> | undefined {
-    const found = this.states.get(streamName);
-    if (!found) return undefined;
-    this.states.delete(streamName);
-    this.states.set(streamName, found);
-    return found;
+    return this.states.get(streamName);
   }
 
   set(streamName: string, loaded: LoadedState<State>): void {
-    this.states.delete(streamName);
     this.states.set(streamName, loaded);
-    if (this.states.size > this.maxStreams) this.states.delete(this.states.keys().next().value as string);
   }
 }
 

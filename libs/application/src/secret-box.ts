@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 const VERSION = 'v1';
 
@@ -19,15 +20,17 @@ export class SecretBox {
   }
 
   /** Secrets opened before, by sealed form: the instance host shows a secret on every status read
-   * and the notifier signs every delivery with one, so each is decrypted once per process. */
-  private readonly opened = new Map<string, string>();
+   * and the notifier signs every delivery with one, so each is decrypted once per process. Made on
+   * first use: most boxes only seal (account identity makes one per call), and the cache sets aside
+   * its slots when made. */
+  private opened?: LRUCache<string, string>;
 
   /** Throws when the value was not sealed with this key or was altered. */
   open(sealed: string): string {
+    this.opened ??= new LRUCache({ max: 100_000 });
     const known = this.opened.get(sealed);
     if (known !== undefined) return known;
     const plaintext = this.decrypt(sealed);
-    if (this.opened.size >= 100_000) this.opened.delete(this.opened.keys().next().value as string);
     this.opened.set(sealed, plaintext);
     return plaintext;
   }

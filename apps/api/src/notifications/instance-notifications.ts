@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import {
   isNotificationEvent,
   NotificationHistory,
@@ -12,8 +13,9 @@ import { EVENT_STORE } from '../shared/tokens';
 
 /** Events read per query while catching up with a stream. */
 const READ_CHUNK = 5_000;
-/** Notifications held across instances (about 200 bytes each); the instances used least recently
- * are forgotten first. An instance with more than this alone is folded per request and not held. */
+/** Notifications held across instances (about 200 bytes each; an instance with none counts as one);
+ * the instances used least recently are forgotten first. An instance with more than this alone is
+ * folded per request and not held. */
 const MAX_HELD_RECORDS = 200_000;
 /** Overrides MAX_HELD_RECORDS (tests). */
 export const MAX_HELD_NOTIFICATIONS = Symbol('MAX_HELD_NOTIFICATIONS');
@@ -47,8 +49,6 @@ interface Held {
   history: NotificationHistory<bigint>;
   /** The next revision of the stream to fold. */
   next: bigint;
-  /** The records counted in `heldRecords` for it. */
-  counted: number;
   /** The catch-up in progress: one at a time per instance. */
   reading?: Promise<void>;
 }
@@ -63,18 +63,19 @@ interface Held {
  */
 @Injectable()
 export class InstanceNotifications {
-  /** In order of last use: the first is forgotten first. */
-  private readonly held = new Map<string, Held>();
-  private heldRecords = 0;
+  /** Each held history is sized by its records when it was last caught up. */
+  private readonly held: LRUCache<string, Held>;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Optional() @Inject(MAX_HELD_NOTIFICATIONS) private readonly maxHeldRecords: number = MAX_HELD_RECORDS,
-  ) {}
+    @Optional() @Inject(MAX_HELD_NOTIFICATIONS) maxHeldRecords: number = MAX_HELD_RECORDS,
+  ) {
+    this.held = new LRUCache({ maxSize: maxHeldRecords });
+  }
 
   /** Notifications held now, across instances. */
   get heldCount(): number {
-    return this.heldRecords;
+    return this.held.calculatedSize;
   }
 
   /** The instance's notifications as its stream holds them now. */
@@ -98,22 +99,23 @@ export class InstanceNotifications {
   /** The history up to the stream's end now: the held one caught up, or a new one. */
   private async current(instanceId: string): Promise<NotificationHistory<bigint>> {
     let held = this.held.get(instanceId);
-    if (held) {
-      this.held.delete(instanceId);
-    } else {
-      held = { history: new NotificationHistory<bigint>(), next: 0n, counted: 0 };
+    if (!held) {
+      held = { history: new NotificationHistory<bigint>(), next: 0n };
+      this.held.set(instanceId, held, { size: 1 });
     }
-    this.held.set(instanceId, held);
     // A catch-up already running is waited for, then this request catches up from where it ended
     // (and tries again itself if that one failed).
     while (held.reading) await held.reading.catch(() => undefined);
     const reading = this.catchUp(instanceId, held).finally(() => (held.reading = undefined));
     held.reading = reading;
     await reading;
-    if (this.held.get(instanceId) === held) {
-      this.heldRecords += held.history.size - held.counted;
-      held.counted = held.history.size;
-      this.forgetBeyondBudget();
+    // Held again at its new size (the cache sizes an entry when it is added): the instances used
+    // least recently are forgotten until the rest fit, and one over the budget alone is forgotten
+    // itself. One forgotten meanwhile to make room for others is not held again; its request still
+    // gets its history.
+    if (this.held.peek(instanceId) === held) {
+      this.held.delete(instanceId);
+      this.held.set(instanceId, held, { size: Math.max(1, held.history.size) });
     }
     return held.history;
   }
@@ -132,22 +134,6 @@ export class InstanceNotifications {
       if (events.length < READ_CHUNK) return;
       // A long history is read in chunks, and other requests are served between them.
       await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-
-  /** Forgets an instance over the budget alone, then the instances used least recently until the
-   * rest fit (one being caught up is forgotten too: its request still gets its history). */
-  private forgetBeyondBudget(): void {
-    for (const [instanceId, held] of this.held) {
-      if (held.counted > this.maxHeldRecords) {
-        this.held.delete(instanceId);
-        this.heldRecords -= held.counted;
-      }
-    }
-    for (const [instanceId, held] of this.held) {
-      if (this.heldRecords <= this.maxHeldRecords) return;
-      this.held.delete(instanceId);
-      this.heldRecords -= held.counted;
     }
   }
 

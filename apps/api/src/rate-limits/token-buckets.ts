@@ -1,11 +1,11 @@
+import { LRUCache } from 'lru-cache';
+
 interface Bucket {
   tokens: number;
   at: number;
-  /** What this entry is counted as in the memory bound. */
-  bytes: number;
 }
 
-/** Estimated bytes of one entry beyond its key's characters: the Map slot, the bucket object and
+/** Estimated bytes of one entry beyond its key's characters: the cache's slots, the bucket object and
  * the key string's header. Measured with V8 at about 100; kept generous. */
 const ENTRY_OVERHEAD_BYTES = 128;
 
@@ -19,14 +19,15 @@ export const DEFAULT_MAX_BUCKET_BYTES = 8 * 1024 * 1024;
  * dropped first (a dropped key starts again with a full bucket).
  */
 export class TokenBuckets {
-  private readonly buckets = new Map<string, Bucket>();
-  private heldBytes = 0;
+  private readonly buckets: LRUCache<string, Bucket>;
 
   constructor(
     private readonly perMinute: number,
     private readonly now: () => number = Date.now,
-    private readonly maxBytes = DEFAULT_MAX_BUCKET_BYTES,
-  ) {}
+    maxBytes = DEFAULT_MAX_BUCKET_BYTES,
+  ) {
+    this.buckets = new LRUCache({ maxSize: maxBytes, sizeCalculation: (_bucket, key) => key.length * 2 + ENTRY_OVERHEAD_BYTES });
+  }
 
   /** Spends one token; returns 0 when allowed, else the whole seconds until one is available. */
   take(key: string): number {
@@ -44,7 +45,8 @@ export class TokenBuckets {
   /** Seconds until `key` has a token again, without spending one (0: it has one now). */
   wait(key: string): number {
     if (this.perMinute <= 0) return 0;
-    const bucket = this.buckets.get(key);
+    // Asking does not count as a use: only spending keeps a key from being dropped.
+    const bucket = this.buckets.peek(key);
     if (!bucket) return 0;
     const tokens = this.refilled(bucket);
     return tokens >= 1 ? 0 : this.secondsUntilToken(tokens);
@@ -52,7 +54,7 @@ export class TokenBuckets {
 
   /** Keys held and the bytes they are counted as (never above `maxBytes`). */
   get usage(): { keys: number; bytes: number } {
-    return { keys: this.buckets.size, bytes: this.heldBytes };
+    return { keys: this.buckets.size, bytes: this.buckets.calculatedSize };
   }
 
   private secondsUntilToken(tokens: number): number {
@@ -65,25 +67,15 @@ export class TokenBuckets {
 
   private current(key: string): Bucket {
     const now = this.now();
-    const bucket = this.buckets.get(key);
-    if (!bucket) return { tokens: this.perMinute, at: now, bytes: key.length * 2 + ENTRY_OVERHEAD_BYTES };
-    return { tokens: this.refilled(bucket), at: now, bytes: bucket.bytes };
+    const bucket = this.buckets.peek(key);
+    if (!bucket) return { tokens: this.perMinute, at: now };
+    return { tokens: this.refilled(bucket), at: now };
   }
 
+  /** Keeps the bucket as the most recently used; a full one is dropped (it is what a new key gets),
+   * and a key too long for the bound alone is never held. */
   private store(key: string, bucket: Bucket): void {
-    const previous = this.buckets.get(key);
-    if (previous) {
-      this.buckets.delete(key);
-      this.heldBytes -= previous.bytes;
-    }
-    if (bucket.tokens >= this.perMinute || bucket.bytes > this.maxBytes) return;
-    // Re-inserted last, so the Map's order is least recently used first.
-    this.buckets.set(key, bucket);
-    this.heldBytes += bucket.bytes;
-    for (const [oldest, held] of this.buckets) {
-      if (this.heldBytes <= this.maxBytes) break;
-      this.buckets.delete(oldest);
-      this.heldBytes -= held.bytes;
-    }
+    if (bucket.tokens >= this.perMinute) this.buckets.delete(key);
+    else this.buckets.set(key, bucket);
   }
 }

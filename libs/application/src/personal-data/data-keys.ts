@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { WrongExpectedRevisionError, type EventStore } from '@gw/event-store';
 import { newEventId } from '../ids';
 import { KEY_BYTES } from './aead';
@@ -29,7 +30,7 @@ export interface DataKeysOptions {
   /** How long a key read from the store is used before it is read again (the contract's "within a
    * second": a running process stops using an erased key this long after the erasure at most). */
   ttlMs?: number;
-  /** Keys held at once; the oldest is forgotten first. */
+  /** Keys held at once; the least recently used is forgotten first. */
   maxKeys?: number;
   now?: () => number;
 }
@@ -58,19 +59,19 @@ export function dataKeyStreamOf(keyId: string): string | undefined {
 const IDLE_TTLS = 10;
 
 export class DataKeys {
-  private readonly held = new Map<string, Held>();
+  private readonly held: LRUCache<string, Held>;
   private readonly loading = new Map<string, Promise<DataKey | null>>();
   private readonly ttlMs: number;
-  private readonly maxKeys: number;
   private readonly now: () => number;
 
   constructor(private readonly store: EventStore, private readonly box: SecretBox, options: DataKeysOptions = {}) {
     this.ttlMs = options.ttlMs ?? 1000;
-    this.maxKeys = options.maxKeys ?? 10_000;
     this.now = options.now ?? Date.now;
     // A key no longer used is dropped from memory soon after it expired (it is kept a little beyond,
-    // so that a key in use is not unsealed again on every read), used again or not.
-    setInterval(() => this.dropIdle(), Math.max(this.ttlMs * IDLE_TTLS, 1000)).unref();
+    // so that a key in use is not unsealed again on every read), used again or not: an entry lives
+    // IDLE_TTLS lifetimes past its expiry, counted from when it was held, and is purged at that pace.
+    this.held = new LRUCache({ max: options.maxKeys ?? 10_000, ttl: this.ttlMs * (IDLE_TTLS + 1), perf: { now: this.now } });
+    setInterval(() => this.held.purgeStale(), Math.max(this.ttlMs * IDLE_TTLS, 1000)).unref();
   }
 
   /** The key a value sealed under `keyId` needs, or null once it was erased (or never existed). */
@@ -160,19 +161,7 @@ export class DataKeys {
     return created;
   }
 
-  /** Drops the keys expired for more than IDLE_TTLS lifetimes. Entries are in the order they were
-   * held, which is the order they expire in. */
-  private dropIdle(): void {
-    const limit = this.now() - this.ttlMs * IDLE_TTLS;
-    for (const [stream, held] of this.held) {
-      if (held.until > limit) break;
-      this.held.delete(stream);
-    }
-  }
-
   private hold(stream: string, key: DataKey | null, eventId?: string): void {
-    this.held.delete(stream);
     this.held.set(stream, { key, eventId, until: this.now() + this.ttlMs, absent: new Set() });
-    if (this.held.size > this.maxKeys) this.held.delete(this.held.keys().next().value as string);
   }
 }

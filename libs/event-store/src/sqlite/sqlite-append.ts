@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { CHAIN_KEY, chainHashOfJson, withoutChain } from '../event-chain';
 import { DuplicateEventIdError } from '../event-store.errors';
 import { checkExpectedRevision } from '../expected-revision';
@@ -29,13 +30,15 @@ export interface AppendStatements {
  * The chain of each stream's last event as this client last wrote it, with its position: a
  * committed position is never used again (AUTOINCREMENT), so an entry whose position is still the
  * stream's last is right even when other processes write too. It spares most appends reading and
- * parsing the last row's metadata. Bounded, oldest entries dropped first; cleared when a transaction
- * fails, since its rows were rolled back and their positions may be used again.
+ * parsing the last row's metadata. Bounded, least recently used dropped first; cleared when a
+ * transaction fails, since its rows were rolled back and their positions may be used again.
  */
 export class ChainTips {
-  private readonly tips = new Map<string, { position: bigint; chain: string }>();
+  private readonly tips: LRUCache<string, { position: bigint; chain: string }>;
 
-  constructor(private readonly capacity = 10_000) {}
+  constructor(capacity = 10_000) {
+    this.tips = new LRUCache({ max: capacity });
+  }
 
   get(streamName: string, position: bigint): string | undefined {
     const tip = this.tips.get(streamName);
@@ -43,9 +46,7 @@ export class ChainTips {
   }
 
   set(streamName: string, position: bigint, chain: string): void {
-    this.tips.delete(streamName);
     this.tips.set(streamName, { position, chain });
-    if (this.tips.size > this.capacity) this.tips.delete(this.tips.keys().next().value!);
   }
 
   clear(): void {

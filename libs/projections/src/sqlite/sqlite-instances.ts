@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { INSTANCE_STREAM_PREFIX, isInstanceEvent } from '@gw/domain-instances';
 import type { RecordedEvent } from '@gw/event-store';
 import { projectInstance, type InstanceRow, type InstancesQuery } from '../instances.read-model';
@@ -48,7 +49,7 @@ interface Row {
 /** The instances read model in the read-model file; SqliteReadModels owns the file and its transactions. */
 export class SqliteInstances implements InstancesQuery {
   private readonly statements;
-  private readonly cache = new Map<string, InstanceRow>();
+  private readonly cache = new LRUCache<string, InstanceRow>({ max: CACHED_ROWS });
 
   constructor(private readonly db: Database.Database) {
     this.statements = {
@@ -97,17 +98,15 @@ export class SqliteInstances implements InstancesQuery {
     return row?.deletedAt ? undefined : row;
   }
 
-  /** An instance's row, tombstones included. Rows are cached in memory (bounded): every status read
-   * looks one up, and only `apply` changes them, and what it touches is forgotten. */
+  /** An instance's row, tombstones included. Rows are cached in memory (bounded, least recently used
+   * dropped first): every status read looks one up, and only `apply` changes them, and what it
+   * touches is forgotten. */
   private anyInstance(instanceId: string): InstanceRow | undefined {
     const cached = this.cache.get(instanceId);
     if (cached) return cached;
     const stored = this.statements.find.get(instanceId);
     const row = stored && fromRow(stored);
-    if (row) {
-      if (this.cache.size >= CACHED_ROWS) this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(instanceId, row);
-    }
+    if (row) this.cache.set(instanceId, row);
     return row;
   }
 
