@@ -1,1 +1,2 @@
 export * from './lifecycle';
+export * from './retry-delay';

@@ -11,6 +11,7 @@ import {
   type ResolvedEvent,
 } from '@eventstore/db-client';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { retryDelayMs } from '@gw/process';
 import type {
   AppendResult,
   EventStore,
@@ -146,7 +147,7 @@ export class EsdbEventStore implements EventStore {
       } catch (error) {
         if (options.signal?.aborted) return;
         failures += 1;
-        const delay = Math.min(this.options.maxResubscribeDelayMs ?? 5000, 100 * 2 ** Math.min(failures, 8));
+        const delay = retryDelayMs(failures, this.options.maxResubscribeDelayMs);
         this.options.onWarning?.('EventStoreDB subscription dropped; resubscribing', { error: translateEsdbError(error), delayMs: delay });
         await sleep(delay, undefined, { signal: options.signal }).catch(() => undefined);
       }
