@@ -5,14 +5,12 @@ import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { AccountIdentity, registerAccount, withEventSchemas } from '@gw/application';
-import { Codes } from '@gw/contract';
-import { DomainRefusal } from '@gw/domain-core';
+import { Codes, Refusal } from '@gw/contract';
 import { loadConfig } from '@gw/config';
 import type { EventStore } from '@gw/event-store';
 import { MemoryEventStore } from '@gw/event-store/memory';
 import { createLogger } from '@gw/logging';
 import { AppModule } from './app.module';
-import { RequestRefused } from './http/contract-error';
 import { CreateInstanceCommand, type CreateInstanceResult } from './instances/create-instance/create-instance.command';
 import { ListInstancesQuery, type ListInstancesResult } from './instances/list-instances/list-instances.query';
 import { RenewInstanceCommand } from './instances/renew-instance/renew-instance.command';
@@ -57,8 +55,9 @@ describe('API handlers on the in-memory store', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(RequestRefused);
-    return (error as RequestRefused).violations.map((v) => v.code);
+    expect(error).toBeInstanceOf(Refusal);
+    expect((error as Refusal).kind).toBe('request');
+    return (error as Refusal).violations.map((v) => v.code);
   };
 
   it('creates an instance, registers a webhook and answers status and list from the read models', async () => {
@@ -99,8 +98,9 @@ describe('API handlers on the in-memory store', () => {
       (e: unknown) => e,
     );
     // Another account's instance is refused exactly like a missing one.
-    expect(refused).toBeInstanceOf(DomainRefusal);
-    expect((refused as DomainRefusal).violations.map((v) => v.code)).toEqual([Codes.NoSuchInstance]);
+    expect(refused).toBeInstanceOf(Refusal);
+    expect((refused as Refusal).kind).toBe('domain');
+    expect((refused as Refusal).violations.map((v) => v.code)).toEqual([Codes.NoSuchInstance]);
     expect((await store.readStream(`instance-${created.instanceid}`)).map((e) => e.type)).toEqual(['InstanceCreated', 'InstanceRenewed']);
   });
 });

@@ -1,2 +1,3 @@
 export * from './error-codes';
+export * from './refusal';
 export * from './violation';

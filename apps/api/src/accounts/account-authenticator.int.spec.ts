@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccountIdentity, accountStream, registerAccount, withEventSchemas } from '@gw/application';
 import { loadConfig } from '@gw/config';
+import { Refusal } from '@gw/contract';
 import type { EventStore } from '@gw/event-store';
 import { openEventStore } from '@gw/event-store/open';
-import { RequestRefused } from '../http/contract-error';
 import { RateLimits } from '../rate-limits/rate-limits';
 import { AccountAuthenticator } from './account-authenticator';
 
@@ -64,7 +64,7 @@ describe('account authentication does the same work for an unknown address as fo
       const keyed = jest.spyOn(crypto, 'createHmac');
       const refused = await auth.authenticate(email, key).then(
         () => false,
-        (error: unknown) => error instanceof RequestRefused,
+        (error: unknown) => error instanceof Refusal && error.kind === 'request',
       );
       const counted = {
         refused,

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Codes } from '@gw/contract';
+import { Codes, Refusal } from '@gw/contract';
 import { accountStreamName, type AccountState } from '@gw/domain-accounts';
 import type { EventStore } from '@gw/event-store';
 import { AccountIdentity, accountStream, decoyAccountState, readState, secretMatches, type CommandScope } from '@gw/application';
-import { RequestRefused } from '../http/contract-error';
 import { RateLimits } from '../rate-limits/rate-limits';
 import { EVENT_STORE } from '../shared/tokens';
 
@@ -50,7 +49,7 @@ export class AccountAuthenticator {
     const compared = state.status === 'none' ? decoyAccountState() : state;
     const matches = secretMatches(apiKey, compared.status === 'registered' ? compared.apiKeyHash : undefined);
     if (state.status !== 'registered' || !matches) {
-      throw new RequestRefused([{ code: Codes.AccountAuthFailed, message: 'unknown e-mail or wrong API key' }]);
+      throw new Refusal([{ code: Codes.AccountAuthFailed, message: 'unknown e-mail or wrong API key' }], 'request');
     }
   }
 }

@@ -1,6 +1,5 @@
 import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
-import { Codes, type ErrorCode, type Violation } from '@gw/contract';
-import { RequestRefused } from './contract-error';
+import { Codes, Refusal, type ErrorCode, type Violation } from '@gw/contract';
 import { mergeParams, type RequestParams } from './request-params';
 import { rulePass } from './rule-pass';
 
@@ -28,7 +27,7 @@ export function checkParams<Dto extends object>(dtoClass: new () => Dto, params:
     const error = byName.get(name);
     if (error) violations.push(toViolation(error));
   }
-  throw new RequestRefused(violations);
+  throw new Refusal(violations, 'request');
 }
 
 /** The parameter names a DTO class declares rules for, in declaration order; read once per class. */

@@ -1,17 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConflictRetriesExhausted } from '@gw/application';
-import { Codes, failureEnvelope, type Violation } from '@gw/contract';
-import { DomainRefusal } from '@gw/domain-core';
+import { Codes, failureEnvelope, Refusal, type Violation } from '@gw/contract';
 import { EventStoreUnavailableError } from '@gw/event-store';
 import { sendJson } from '@gw/http-listener';
 import type { Logger } from '@gw/logging';
 import { ReadModelLagError } from '@gw/projections';
 import { tagFailure } from '../metrics/request-metrics';
-import { RateLimited } from '../rate-limits/rate-limited';
 import { RateLimits } from '../rate-limits/rate-limits';
 import { LOGGER } from '../shared/tokens';
-import { RequestRefused } from './contract-error';
 import { failureStatus } from './failure-status';
 import type { HostName } from './operation';
 
@@ -30,21 +27,19 @@ export class FailureAnswers {
   send(error: unknown, host: HostName, req: IncomingMessage, res: ServerResponse): void {
     // Stage 1 and 2 refusals (form, authentication) spend the source's budget on the public hosts;
     // the ingest host counts only wrong bearer tokens, which its listener handles.
-    if (error instanceof RequestRefused && host !== 'internal') this.limits.failed('public', req.socket.remoteAddress ?? '');
+    if (error instanceof Refusal && error.kind === 'request' && host !== 'internal') this.limits.failed('public', req.socket.remoteAddress ?? '');
     const { status, violations } = this.classify(error);
     tagFailure(res, violations);
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    const headers = error instanceof RateLimited ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
+    const headers = error instanceof Refusal && error.retryAfterSeconds !== undefined ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
     sendJson(res, status === 200 ? failureStatus(host, violations) : status, failureEnvelope(violations), headers);
   }
 
   private classify(error: unknown): { status: number; violations: readonly Violation[] } {
-    if (error instanceof RequestRefused || error instanceof DomainRefusal || error instanceof RateLimited) {
-      return { status: 200, violations: error.violations };
-    }
+    if (error instanceof Refusal) return { status: 200, violations: error.violations };
     if (error instanceof ConflictRetriesExhausted) {
       this.logger.warn('command gave up after concurrent changes', { stream: error.streamName, attempts: error.attempts });
       return {

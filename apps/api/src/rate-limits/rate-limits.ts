@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { Refusal } from '@gw/contract';
 import type { RateLimitsConfig } from '@gw/config';
 import { InjectConfig } from '@gw/nest-app';
 import { sourceKey } from '@gw/net-policy';
-import { RateLimited } from './rate-limited';
 import { TokenBuckets } from './token-buckets';
 
 /**
@@ -44,12 +44,12 @@ export class RateLimits {
     this.failures[scope].take(sourceKey(address));
   }
 
-  /** Spends from the budget of the account that just authenticated; throws RateLimited when spent. */
+  /** Spends from the budget of the account that just authenticated; throws a rate-limit Refusal when spent. */
   spendAccount(accountId: string): void {
     throwIfWaiting(this.accounts.take(accountId));
   }
 
-  /** Spends from the budget of the instance that just authenticated; throws RateLimited when spent. */
+  /** Spends from the budget of the instance that just authenticated; throws a rate-limit Refusal when spent. */
   spendInstance(instanceId: string): void {
     throwIfWaiting(this.instances.take(instanceId));
   }
@@ -61,5 +61,5 @@ export class RateLimits {
 }
 
 function throwIfWaiting(seconds: number): void {
-  if (seconds > 0) throw new RateLimited(seconds);
+  if (seconds > 0) throw Refusal.rateLimited(seconds);
 }

@@ -1,17 +1,15 @@
 import { commandScope, hashSecret } from '@gw/application';
 import type { InstanceState } from '@gw/domain-instances';
-import { RequestRefused } from '../http/contract-error';
+import { Refusal } from '@gw/contract';
 import { RateLimits } from '../rate-limits/rate-limits';
-import { RateLimited } from '../rate-limits/rate-limited';
 import { InstanceAuthenticator } from './instance-authenticator';
 
 const codesOf = (work: () => void): string[] => {
   try {
     work();
   } catch (error) {
-    if (error instanceof RequestRefused) return error.violations.map((v) => v.code);
-    // Answered 0010 with Retry-After by the HTTP layer.
-    if (error instanceof RateLimited) return ['0010'];
+    // A rate limit is answered 0010 with Retry-After by the HTTP layer.
+    if (error instanceof Refusal && error.kind !== 'domain') return error.violations.map((v) => v.code);
     throw error;
   }
   return [];

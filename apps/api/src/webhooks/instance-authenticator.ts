@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Codes } from '@gw/contract';
+import { Codes, Refusal } from '@gw/contract';
 import { secretMatches, type CommandScope } from '@gw/application';
 import type { InstanceState } from '@gw/domain-instances';
-import { RequestRefused } from '../http/contract-error';
 import { RateLimits } from '../rate-limits/rate-limits';
 
 /**
@@ -31,7 +30,7 @@ export class InstanceAuthenticator {
 
   private check(token: string, tokenHash: string | undefined): void {
     if (!secretMatches(token, tokenHash)) {
-      throw new RequestRefused([{ code: Codes.InstanceAuthFailed, message: 'unknown instanceid or wrong token' }]);
+      throw new Refusal([{ code: Codes.InstanceAuthFailed, message: 'unknown instanceid or wrong token' }], 'request');
     }
   }
 }

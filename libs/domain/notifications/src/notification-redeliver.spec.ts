@@ -1,4 +1,4 @@
-import { DomainRefusal } from '@gw/domain-core';
+import { Refusal } from '@gw/contract';
 import { notificationsDecider, type NotificationCommand } from './notifications.decider';
 import type { NotificationEvent } from './notification.events';
 import { NotificationHistory, notificationHistory } from './notification-history';
@@ -100,8 +100,9 @@ describe('redelivering a range of notifications', () => {
     } catch (error) {
       refusal = error;
     }
-    expect(refusal).toBeInstanceOf(DomainRefusal);
-    expect((refusal as DomainRefusal).violations.map((v) => [v.code, v.field])).toEqual([['0002', 'from'], ['0007', 'instanceid']]);
+    expect(refusal).toBeInstanceOf(Refusal);
+    expect((refusal as Refusal).kind).toBe('domain');
+    expect((refusal as Refusal).violations.map((v) => [v.code, v.field])).toEqual([['0002', 'from'], ['0007', 'instanceid']]);
   });
 
   it('refuses when delivery is off (0015) or the instance expired (0007)', () => {

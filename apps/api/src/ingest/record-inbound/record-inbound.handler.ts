@@ -1,9 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { PersonalData, recordAck, recordMessage, UnknownInstance } from '@gw/application';
-import { Codes } from '@gw/contract';
+import { Codes, Refusal } from '@gw/contract';
 import type { EventStore } from '@gw/event-store';
-import { RequestRefused } from '../../http/contract-error';
 import { Clock } from '../../shared/clock';
 import { EVENT_STORE } from '../../shared/tokens';
 import { RecordInboundCommand } from './record-inbound.command';
@@ -22,7 +21,7 @@ export class RecordInboundHandler implements ICommandHandler<RecordInboundComman
       else await recordAck(this.store, this.personalData, instanceId, inbound.ack, this.clock.now());
     } catch (error) {
       if (!(error instanceof UnknownInstance)) throw error;
-      throw new RequestRefused([{ code: Codes.NoSuchInstance, field: 'instanceid', message: 'no such instance' }]);
+      throw new Refusal([{ code: Codes.NoSuchInstance, field: 'instanceid', message: 'no such instance' }]);
     }
   }
 }

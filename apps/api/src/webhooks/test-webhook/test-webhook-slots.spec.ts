@@ -1,17 +1,18 @@
 import type { WebhooksConfig } from '@gw/config';
-import { RateLimited } from '../../rate-limits/rate-limited';
+import { Codes, Refusal } from '@gw/contract';
 import { TestWebhookSlots } from './test-webhook-slots';
 
 const slotsOf = (testConcurrency: number) => new TestWebhookSlots({ deliveryTimeoutMs: 15_000, testConcurrency } as WebhooksConfig);
 
-function refusal(take: () => unknown): RateLimited {
+function refusal(take: () => unknown): Refusal {
   try {
     take();
   } catch (error) {
-    expect(error).toBeInstanceOf(RateLimited);
-    return error as RateLimited;
+    expect(error).toBeInstanceOf(Refusal);
+    expect((error as Refusal).violations.map((v) => v.code)).toEqual([Codes.TooManyRequests]);
+    return error as Refusal;
   }
-  throw new Error('expected RateLimited');
+  throw new Error('expected a rate-limit Refusal');
 }
 
 describe('TestWebhookSlots', () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { WebhooksConfig } from '@gw/config';
+import { Refusal } from '@gw/contract';
 import { InjectConfig } from '@gw/nest-app';
-import { RateLimited } from '../../rate-limits/rate-limited';
 
 /** Gives back a slot taken by `TestWebhookSlots.take`; a second call does nothing. */
 export type ReleaseSlot = () => void;
@@ -24,11 +24,11 @@ export class TestWebhookSlots {
     this.holdMs = config.deliveryTimeoutMs + 1000;
   }
 
-  /** Takes the instance's slot and one of the process's; throws RateLimited when either is taken. */
+  /** Takes the instance's slot and one of the process's; throws a rate-limit Refusal when either is taken. */
   take(instanceId: string, now = Date.now()): ReleaseSlot {
     const own = this.deadlines.get(instanceId);
-    if (own !== undefined) throw new RateLimited(secondsUntil(own, now));
-    if (this.deadlines.size >= this.config.testConcurrency) throw new RateLimited(secondsUntil(Math.min(...this.deadlines.values()), now));
+    if (own !== undefined) throw Refusal.rateLimited(secondsUntil(own, now));
+    if (this.deadlines.size >= this.config.testConcurrency) throw Refusal.rateLimited(secondsUntil(Math.min(...this.deadlines.values()), now));
     this.deadlines.set(instanceId, now + this.holdMs);
     let released = false;
     return () => {
