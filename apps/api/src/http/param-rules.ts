@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, Validate, ValidateBy } from 'class-validator';
-import type { ErrorCode } from '@gw/contract';
+import { Codes, type ErrorCode } from '@gw/contract';
 import { NOTIFICATION_KINDS } from '@gw/domain-instances';
 import { isKindSet, MAX_EVENTS_LENGTH } from '../webhooks/notification-kinds-param';
 import { WebhookUrlFormConstraint } from '../webhooks/webhook-url-form.constraint';
@@ -14,7 +14,7 @@ const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
 const IsGiven = (allowEmpty: boolean, message: string) =>
   ValidateBy(
     { name: 'isGiven', constraints: [allowEmpty], validator: { validate: (value: unknown) => value !== undefined && (allowEmpty || value !== '') } },
-    withCode('0001', message),
+    withCode(Codes.MissingParameter, message),
   );
 
 /** Text that is not well-formed Unicode (a lone surrogate, or bytes that were not UTF-8) cannot be
@@ -25,7 +25,7 @@ const WellFormed = () =>
       name: 'isWellFormed',
       validator: { validate: (value: unknown) => typeof value === 'string' && value.isWellFormed() && !value.includes('\ufffd') },
     },
-    withCode('0002', '$property must be well-formed UTF-8 text'),
+    withCode(Codes.MalformedParameter, '$property must be well-formed UTF-8 text'),
   );
 
 /** A required string parameter: missing or empty is 0001; wrong type, too long, control characters
@@ -33,9 +33,9 @@ const WellFormed = () =>
 export function RequiredText(maxLength: number): PropertyDecorator {
   return applyDecorators(
     IsGiven(false, '$property is required'),
-    IsString(withCode('0002', '$property must be a string')),
-    MaxLength(maxLength, withCode('0002', `$property must be at most ${maxLength} characters`)),
-    Matches(NO_CONTROL_CHARACTERS, withCode('0002', '$property must not contain control characters')),
+    IsString(withCode(Codes.MalformedParameter, '$property must be a string')),
+    MaxLength(maxLength, withCode(Codes.MalformedParameter, `$property must be at most ${maxLength} characters`)),
+    Matches(NO_CONTROL_CHARACTERS, withCode(Codes.MalformedParameter, '$property must not contain control characters')),
     WellFormed(),
   );
 }
@@ -43,7 +43,7 @@ export function RequiredText(maxLength: number): PropertyDecorator {
 export function EmailAddress(): PropertyDecorator {
   return applyDecorators(
     RequiredText(254),
-    IsEmail({}, withCode('0002', '$property must be an e-mail address')),
+    IsEmail({}, withCode(Codes.MalformedParameter, '$property must be an e-mail address')),
   );
 }
 
@@ -51,9 +51,9 @@ export function EmailAddress(): PropertyDecorator {
 export function WebhookUrlParam(): PropertyDecorator {
   return applyDecorators(
     IsGiven(true, '$property is required (send it empty to switch delivery off)'),
-    IsString(withCode('0002', '$property must be a string')),
+    IsString(withCode(Codes.MalformedParameter, '$property must be a string')),
     WellFormed(),
-    Validate(WebhookUrlFormConstraint, { context: { code: '0008' } }),
+    Validate(WebhookUrlFormConstraint, { context: { code: Codes.WebhookUrlRefused } }),
   );
 }
 
@@ -62,9 +62,9 @@ export function WebhookUrlParam(): PropertyDecorator {
 export function OptionalWebhookUrlParam(): PropertyDecorator {
   return applyDecorators(
     IsOptional(),
-    IsString(withCode('0002', '$property must be a string')),
+    IsString(withCode(Codes.MalformedParameter, '$property must be a string')),
     WellFormed(),
-    Validate(WebhookUrlFormConstraint, { context: { code: '0008' } }),
+    Validate(WebhookUrlFormConstraint, { context: { code: Codes.WebhookUrlRefused } }),
   );
 }
 
@@ -73,9 +73,9 @@ export function OptionalWebhookUrlParam(): PropertyDecorator {
 export function OptionalText(maxLength: number, allowControl = false): PropertyDecorator {
   return applyDecorators(
     IsOptional(),
-    IsString(withCode('0002', '$property must be a string')),
-    MaxLength(maxLength, withCode('0002', `$property must be at most ${maxLength} characters`)),
-    ...(allowControl ? [] : [Matches(NO_CONTROL_CHARACTERS, withCode('0002', '$property must not contain control characters'))]),
+    IsString(withCode(Codes.MalformedParameter, '$property must be a string')),
+    MaxLength(maxLength, withCode(Codes.MalformedParameter, `$property must be at most ${maxLength} characters`)),
+    ...(allowControl ? [] : [Matches(NO_CONTROL_CHARACTERS, withCode(Codes.MalformedParameter, '$property must not contain control characters'))]),
     WellFormed(),
   );
 }
@@ -87,22 +87,22 @@ export function NotificationKindsParam(): PropertyDecorator {
     OptionalText(MAX_EVENTS_LENGTH),
     ValidateBy(
       { name: 'isKindSet', constraints: [NOTIFICATION_KINDS], validator: { validate: (value: unknown) => typeof value === 'string' && isKindSet(value) } },
-      withCode('0002', `$property must list one or more of ${NOTIFICATION_KINDS.join(', ')}, separated by commas`),
+      withCode(Codes.MalformedParameter, `$property must list one or more of ${NOTIFICATION_KINDS.join(', ')}, separated by commas`),
     ),
   );
 }
 
 export function OptionalBoolean(): PropertyDecorator {
-  return applyDecorators(IsOptional(), IsBoolean(withCode('0002', '$property must be true or false')));
+  return applyDecorators(IsOptional(), IsBoolean(withCode(Codes.MalformedParameter, '$property must be true or false')));
 }
 
 /** A required Unix time in whole seconds. */
 export function UnixSeconds(): PropertyDecorator {
   return applyDecorators(
     IsGiven(false, '$property is required'),
-    IsInt(withCode('0002', '$property must be a whole number of Unix seconds')),
-    Min(0, withCode('0002', '$property must not be negative')),
-    Max(253402300799, withCode('0002', '$property is too far in the future')),
+    IsInt(withCode(Codes.MalformedParameter, '$property must be a whole number of Unix seconds')),
+    Min(0, withCode(Codes.MalformedParameter, '$property must not be negative')),
+    Max(253402300799, withCode(Codes.MalformedParameter, '$property is too far in the future')),
   );
 }
 
@@ -110,7 +110,7 @@ export function UnixSeconds(): PropertyDecorator {
 export function OneOf(allowed: readonly string[]): PropertyDecorator {
   return applyDecorators(
     IsGiven(false, '$property is required'),
-    IsIn([...allowed], withCode('0002', `$property must be one of ${allowed.join(', ')}`)),
+    IsIn([...allowed], withCode(Codes.MalformedParameter, `$property must be one of ${allowed.join(', ')}`)),
   );
 }
 
@@ -134,7 +134,7 @@ export function Limit(max: number): PropertyDecorator {
             (typeof value === 'string' && LIMIT_TEXT.test(value) && Number(value) >= 1 && Number(value) <= max),
         },
       },
-      withCode('0002', `$property must be a whole number from 1 to ${max}`),
+      withCode(Codes.MalformedParameter, `$property must be a whole number from 1 to ${max}`),
     ),
   );
 }
@@ -154,7 +154,7 @@ export function SequenceParam(min: 0 | 1, optional: boolean): PropertyDecorator 
             (typeof value === 'string' && SEQUENCE_TEXT.test(value) && Number(value) >= min),
         },
       },
-      withCode('0002', `$property must be a whole number from ${min} on`),
+      withCode(Codes.MalformedParameter, `$property must be a whole number from ${min} on`),
     ),
   );
 }

@@ -1,4 +1,5 @@
 import { ValidateBy } from 'class-validator';
+import { Codes } from '@gw/contract';
 import { MAX_REDELIVER_RANGE } from '@gw/domain-notifications';
 import { RequiredText, SequenceParam } from '../../http/param-rules';
 
@@ -15,7 +16,7 @@ const WithinRedeliverRange = () =>
         },
       },
     },
-    { context: { code: '0002' }, message: `$property may be at most from + ${MAX_REDELIVER_RANGE - 1}` },
+    { context: { code: Codes.MalformedParameter }, message: `$property may be at most from + ${MAX_REDELIVER_RANGE - 1}` },
   );
 
 /** docs/api.md 8.8. */
