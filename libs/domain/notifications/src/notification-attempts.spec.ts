@@ -160,7 +160,7 @@ describe('the last attempt', () => {
 
   it('keeps a dead-lettered notification resendable with nothing scheduled', () => {
     expect(state(deadLetteredHistory('wh-1', 1)).open['wh-1']).toEqual(
-      expect.objectContaining({ status: 'dead-lettered', attempts: 8, nextAttemptAt: null }),
+      expect.objectContaining({ status: 'deadLettered', attempts: 8, nextAttemptAt: null }),
     );
   });
 });
@@ -245,7 +245,7 @@ describe('a failed notification does not hold back later ones', () => {
     const { events, nextAt } = failedAttempts('wh-1', 1, 7);
     const outcome = notificationsDecider.decide(record('wh-1', nextAt, 500), state([created('wh-1', 1), created('wh-2', 2, t1), ...events]));
     const open = state([created('wh-1', 1), created('wh-2', 2, t1), ...events, ...outcome]).open;
-    expect(open['wh-1'].status).toBe('dead-lettered');
+    expect(open['wh-1'].status).toBe('deadLettered');
     expect(open['wh-2']).toEqual(expect.objectContaining({ status: 'pending', attempts: 0, nextAttemptAt: t1 }));
   });
 });

@@ -176,7 +176,7 @@ export const notificationsDecider: Decider<NotificationCommand, NotificationEven
       case 'ResendDeadLettered': {
         const { instanceId, now } = command.data;
         return Object.values(state.open)
-          .filter((n) => n.status === 'dead-lettered')
+          .filter((n) => n.status === 'deadLettered')
           .sort(bySequence)
           .map((n) => ({ type: 'NotificationResent', data: { ...ref(instanceId, n), at: now } }));
       }

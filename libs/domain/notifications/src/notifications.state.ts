@@ -1,8 +1,7 @@
 import { assertNever } from '@gw/domain-core';
 import { withNotice, type NoticeLedger } from './instance-notices';
+import type { NotificationOutcome } from './notification-history';
 import type { NotificationBody, NotificationEvent } from './notification.events';
-
-export type NotificationStatus = 'pending' | 'delivered' | 'dead-lettered' | 'cancelled';
 
 /** A notification that may still be sent: pending, or dead-lettered (resendable). */
 export interface OpenNotification {
@@ -12,7 +11,8 @@ export interface OpenNotification {
    * then `createdRevision` says where it is (the revision of its NotificationCreated). */
   body: NotificationBody | null;
   createdRevision?: number;
-  status: 'pending' | 'dead-lettered';
+  /** Named as getNotifications names it (docs/api.md 8.7). */
+  status: Extract<NotificationOutcome, 'pending' | 'deadLettered'>;
   /** Attempts made in the current schedule (a resend starts a new one). */
   attempts: number;
   /** When the next attempt is due; null when none is scheduled. */
@@ -73,7 +73,7 @@ export function evolveNotifications(state: NotificationsState, event: Notificati
     case 'NotificationCancelled':
       return withOpen(state, event.data.webhookId, undefined);
     case 'NotificationDeadLettered':
-      return current ? withOpen(state, event.data.webhookId, { ...current, status: 'dead-lettered', nextAttemptAt: null }) : state;
+      return current ? withOpen(state, event.data.webhookId, { ...current, status: 'deadLettered', nextAttemptAt: null }) : state;
     case 'NotificationResent':
       return current
         ? withOpen(state, event.data.webhookId, { ...current, status: 'pending', attempts: 0, nextAttemptAt: event.data.at })
