@@ -64,6 +64,9 @@ describe('audit timeline facts', () => {
     expect(created.data).toEqual({ sequence: 3, webhookId: 'msg_1', carries: '1 message(s)' });
     const failed = await timelineEntry(recorded('DeliveryAttemptFailed', { sequence: 3, attempt: 1, status: 503, error: 'HTTP 503', nextAttemptAt: 'n' }), open);
     expect(formatEntry(failed)).toContain('sequence=3 attempt=1 outcome=failed status=503 error="HTTP 503"');
+    // Spelled as getNotifications spells the state (docs/api.md 8.7).
+    const deadLettered = await timelineEntry(recorded('NotificationDeadLettered', { sequence: 3, at: 'd' }), open);
+    expect(deadLettered.data).toEqual({ sequence: 3, outcome: 'deadLettered' });
   });
 
   it('shows an unknown event type by its name alone', async () => {

@@ -51,7 +51,7 @@ const FACTS: Record<string, (data: Data, open: Openers) => Facts | Promise<Facts
     nextAttemptAt: d['nextAttemptAt'],
   }),
   NotificationDelivered: (d) => ({ sequence: d['sequence'], attempt: d['attempt'], outcome: 'delivered', status: d['status'] }),
-  NotificationDeadLettered: (d) => ({ sequence: d['sequence'], outcome: 'dead-lettered' }),
+  NotificationDeadLettered: (d) => ({ sequence: d['sequence'], outcome: 'deadLettered' }),
   NotificationCancelled: (d) => ({ sequence: d['sequence'], outcome: 'cancelled', reason: d['reason'] }),
   NotificationResent: (d) => ({ sequence: d['sequence'], outcome: 'resent' }),
   NotificationRedelivered: (d) => ({ sequence: d['sequence'], outcome: 'redelivered' }),
