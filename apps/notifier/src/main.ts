@@ -5,8 +5,8 @@ import { loadConfigOrExit, type AppConfig } from '@gw/config';
 import { startOrExit, stopGracefullyOnSignal } from '@gw/process';
 import { withEventSchemas } from '@gw/application';
 import { openEventStore } from '@gw/event-store/open';
-import { Codes, failureEnvelope } from '@gw/contract';
-import { closeListeners, routeIn, sendJson, startListener, type Listener, type RouteTable } from '@gw/http-listener';
+import { Codes } from '@gw/contract';
+import { closeListeners, routeIn, routingFailure, sendFailure, sendHealthy, startListener, type Listener, type RouteTable } from '@gw/http-listener';
 import { createLogger, type Logger } from '@gw/logging';
 import { NestLogger } from '@gw/nest-app';
 import { NotifierModule } from './notifier.module';
@@ -24,14 +24,10 @@ function serveStatus(config: AppConfig, notifier: NotifierService, logger: Logge
     const path = (req.url ?? '/').split('?')[0];
     const route = routeIn(STATUS_ROUTES, req.method ?? 'GET', path);
     // HEAD answers carry the headers of GET; Node leaves out the body.
-    if (route.kind === 'not-found') return sendJson(res, 404, failureEnvelope([{ code: Codes.UnknownOperation, message: 'unknown operation' }]));
-    if (route.kind === 'method-not-allowed') {
-      const refusal = [{ code: Codes.UnknownOperation, message: `this path does not take ${req.method}` }];
-      return sendJson(res, 405, failureEnvelope(refusal), { allow: route.allow });
-    }
+    if (route.kind !== 'operation') return sendFailure(res, routingFailure(route, req.method ?? 'GET'));
     if (path === '/healthz') {
-      if (isReady()) return sendJson(res, 200, { success: true, status: 'ok' });
-      return sendJson(res, 503, failureEnvelope([{ code: Codes.Unavailable, message: 'catching up with the log' }]));
+      if (isReady()) return sendHealthy(res);
+      return sendFailure(res, { status: 503, violations: [{ code: Codes.Unavailable, message: 'catching up with the log' }] });
     }
     notifier.metricsText(isReady()).then(
       (text) => {
@@ -40,7 +36,7 @@ function serveStatus(config: AppConfig, notifier: NotifierService, logger: Logge
       },
       (error: unknown) => {
         logger.warn('metrics unavailable', { error });
-        sendJson(res, 503, failureEnvelope([{ code: Codes.Unavailable, message: 'metrics are unavailable; retry' }]));
+        sendFailure(res, { status: 503, violations: [{ code: Codes.Unavailable, message: 'metrics are unavailable; retry' }] });
       },
     );
   };

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { Codes, failureEnvelope } from '@gw/contract';
-import { sendJson, startListener, type Listener } from '@gw/http-listener';
+import { routingFailure, sendFailure, sendHealthy, sendJson, startListener, type Listener } from '@gw/http-listener';
 import { redactUrl, type Logger } from '@gw/logging';
 import { operationName, PREFLIGHT } from '../metrics/operation-names';
 import { tagFailure, tagOperation } from '../metrics/request-metrics';
@@ -76,14 +76,6 @@ async function handle(
   const search = q < 0 ? '' : rawUrl.slice(q + 1);
   const method = req.method ?? 'GET';
   const route = routeRequest(host, method, path);
-  if (route.kind === 'not-found') {
-    req.resume();
-    // The path is not echoed (nor made a metric label): a client may have put a secret in it by mistake.
-    const unknown = [{ code: Codes.UnknownOperation, message: 'unknown operation' }];
-    tagFailure(res, unknown);
-    sendJson(res, 404, failureEnvelope(unknown));
-    return;
-  }
   if (route.kind === 'method-not-allowed' && method === 'OPTIONS' && host === 'instance' && path !== '/healthz') {
     // A CORS preflight: the dashboard, served by the account host, calls the instance host.
     req.resume();
@@ -97,11 +89,12 @@ async function handle(
     res.end();
     return;
   }
-  if (route.kind === 'method-not-allowed') {
+  if (route.kind !== 'operation') {
     req.resume();
-    const notTaken = [{ code: Codes.UnknownOperation, message: `this operation does not take ${method}` }];
-    tagFailure(res, notTaken);
-    sendJson(res, 405, failureEnvelope(notTaken), { allow: route.allow });
+    // The path is not made a metric label either: a client may have put a secret in it by mistake.
+    const answer = routingFailure(route, method);
+    tagFailure(res, answer.violations);
+    sendFailure(res, answer);
     return;
   }
   tagOperation(res, operationName(host, route.pattern));
@@ -123,7 +116,7 @@ async function handle(
   }
   if (path === '/healthz') {
     req.resume();
-    sendJson(res, 200, { success: true, status: 'ok' });
+    sendHealthy(res);
     return;
   }
 
