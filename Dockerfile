@@ -28,8 +28,8 @@ RUN npm run build --silent \
  && npm prune --omit=dev --no-audit --no-fund \
  && rm -f dist/.tsbuildinfo \
  && mkdir -p /out/app/tools/container \
- && cp -a package.json tsconfig.base.json node_modules dist config /out/app/ \
- && cp -a tools/start.js tools/runtime /out/app/tools/ \
+ && cp -a package.json tsconfig.base.json tsconfig.runtime.json node_modules dist config /out/app/ \
+ && cp -a tools/start.js /out/app/tools/ \
  && cp -a tools/container/healthcheck.js /out/app/tools/container/
 
 FROM ${BASE} AS runtime
@@ -42,7 +42,9 @@ RUN groupadd --system --gid 10001 gateway \
 COPY --from=build /out/app /app
 WORKDIR /app
 # Production refuses to start without INTERNAL_TOKEN and SECRETS_KEY: pass them from an env file.
-ENV NODE_ENV=production DATA_DIR=/data HOST=0.0.0.0
+# TS_NODE_PROJECT: where `node -r tsconfig-paths/register` finds the `@gw/*` aliases of the build
+# (tools/start.js sets it for the apps; set here for the operator CLI run with `docker exec`).
+ENV NODE_ENV=production DATA_DIR=/data HOST=0.0.0.0 TS_NODE_PROJECT=/app/tsconfig.runtime.json
 USER 10001:10001
 VOLUME ["/data"]
 # account host, instance host; the internal ingest host (8082) and the notifier's /healthz and

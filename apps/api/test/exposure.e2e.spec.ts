@@ -6,8 +6,9 @@ import { lookup } from 'node:dns/promises';
 import { nonPublicReason } from '@gw/net-policy';
 import {
   ApiProcess,
+  BUILT_ENV,
+  builtEntryArgs,
   NotifierProcess,
-  ROOT,
   createAccount,
   expectFailure,
   expectSuccess,
@@ -58,9 +59,10 @@ const STRONG_KEY = Buffer.from(Array.from({ length: 32 }, (_, i) => 255 - i * 5)
 
 describe('production refuses development switches and weak secrets', () => {
   const start = (env: Record<string, string>) =>
-    spawnSync(process.execPath, ['-r', join(ROOT, 'tools/runtime/paths.js'), join(ROOT, 'dist/apps/api/src/main.js')], {
+    spawnSync(process.execPath, builtEntryArgs('dist/apps/api/src/main.js'), {
       env: {
         PATH: process.env['PATH'],
+        ...BUILT_ENV,
         NODE_ENV: 'production',
         DATA_DIR: tempDataDir(),
         SECRETS_KEY: STRONG_KEY,

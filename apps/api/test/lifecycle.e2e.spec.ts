@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { ApiProcess, ROOT, runOps, tempDataDir } from '@gw/testing';
+import { ApiProcess, BUILT_ENV, builtEntryArgs, runOps, tempDataDir } from '@gw/testing';
 import { expectSuccess, get, request } from '@gw/testing';
 
 describe('process lifecycle', () => {
@@ -55,8 +54,8 @@ describe('process lifecycle', () => {
 
   it('refuses to start on bad configuration, naming every bad variable, with exit code 1', () => {
     const dataDir = tempDataDir();
-    const result = spawnSync(process.execPath, ['-r', join(ROOT, 'tools/runtime/paths.js'), join(ROOT, 'dist/apps/api/src/main.js')], {
-      env: { PATH: process.env['PATH'], DATA_DIR: dataDir, API_PORT: 'eighty', ACCOUNT_PORT: '99999', LOG_LEVEL: 'chatty', ALLOW_HTTP_WEBHOOKS: 'perhaps' },
+    const result = spawnSync(process.execPath, builtEntryArgs('dist/apps/api/src/main.js'), {
+      env: { PATH: process.env['PATH'], ...BUILT_ENV, DATA_DIR: dataDir, API_PORT: 'eighty', ACCOUNT_PORT: '99999', LOG_LEVEL: 'chatty', ALLOW_HTTP_WEBHOOKS: 'perhaps' },
       encoding: 'utf8',
       timeout: 20_000,
     });

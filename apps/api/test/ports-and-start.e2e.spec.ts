@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { ApiProcess, NotifierProcess, request, ROOT, tempDataDir } from '@gw/testing';
+import { ApiProcess, builtEntryArgs, NotifierProcess, request, ROOT, tempDataDir } from '@gw/testing';
 
 /**
  * What a person sees when starting the service (README, Quick start): a port that is taken is named
@@ -43,7 +43,7 @@ describe('a port that is already in use', () => {
     const dataDir = tempDataDir();
     const base = app === 'api' ? new ApiProcess(dataDir) : new NotifierProcess(dataDir);
     const env = { ...base.processEnv(), [variable]: String(held.port) };
-    const child = spawn(process.execPath, ['-r', join(ROOT, 'tools/runtime/paths.js'), join(ROOT, MAINS[app])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, builtEntryArgs(MAINS[app]), { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const { status, stdout, stderr } = await collect(child).ended;
     expect(status).toBe(1);
     const message = `port ${held.port} on 127.0.0.1 (${variable}, the ${listener} listener) is already in use by another process: stop the process that holds it, or set ${variable} to a free port`;

@@ -1,16 +1,43 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** The nearest folder up from `start` that holds tsconfig.runtime.json: this file runs from
+ * libs/testing/src under Jest, and from dist/libs/testing/src in the benchmarks. */
+function findRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'tsconfig.runtime.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no repository root above ${start}`);
+  }
+}
 
 /** Repository root; the apps run from their build output in dist/ (`npm test` builds first). */
-export const ROOT = resolve(__dirname, '../../..');
-const PATHS = join(ROOT, 'tools/runtime/paths.js');
+export const ROOT = findRoot(__dirname);
+
+/** The environment a built entry point needs besides its own: tsconfig-paths resolves the `@gw/*`
+ * aliases into dist/ as tsconfig.runtime.json says. */
+export const BUILT_ENV = { TS_NODE_PROJECT: join(ROOT, 'tsconfig.runtime.json') };
+
+/** Node's arguments that run a built entry point (absolute, or from the root: `dist/apps/api/src/main.js`)
+ * after `nodeArgs`, as `npm start` runs the apps. Give the child BUILT_ENV too. */
+export function builtEntryArgs(entry: string, nodeArgs: readonly string[] = []): string[] {
+  return [...nodeArgs, '-r', require.resolve('tsconfig-paths/register'), resolve(ROOT, entry)];
+}
+
 const MAINS = {
-  api: join(ROOT, 'dist/apps/api/src/main.js'),
-  notifier: join(ROOT, 'dist/apps/notifier/src/main.js'),
+  api: 'dist/apps/api/src/main.js',
+  notifier: 'dist/apps/notifier/src/main.js',
 };
-const OPS_MAIN = join(ROOT, 'dist/tools/ops/src/main.js');
+const OPS_MAIN = 'dist/tools/ops/src/main.js';
+
+/** Each app's listeners, by the variable that sets its port. */
+const PORT_VARIABLES: Record<keyof typeof MAINS, Record<string, string>> = {
+  api: { account: 'ACCOUNT_PORT', instance: 'API_PORT', internal: 'INTERNAL_PORT' },
+  notifier: { notifier: 'NOTIFIER_PORT' },
+};
 
 /** A new data dir, inside the Jest run's own temp folder (tools/jest/test-temp-dir.js), which is
  * removed when the run ends. */
@@ -18,8 +45,29 @@ export function tempDataDir(): string {
   return mkdtempSync(join(process.env['GW_TEST_TMP'] ?? tmpdir(), 'gw-e2e-'));
 }
 
+/** A loopback port free now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface AppProcessOptions {
+  /** How `start` learns that the app is ready: from its `ready` log line, which names its ports
+   * (the default), or from `/healthz` answering 200 on ports chosen before the start, for an app
+   * that logs at `warn` or above (the benchmarks, where a log line per request would cost). */
+  readyBy?: 'log' | 'healthz';
+  /** 60 s unless set. */
+  readyTimeoutMs?: number;
+  /** Keep only the last this many characters of output (a long benchmark run); all by default. */
+  keepOutput?: number;
+}
+
 /** A built app running as a real child process on ephemeral loopback ports, with its output
- * captured for log assertions. `ports` comes from the app's JSON `ready` log line. */
+ * captured for log assertions. `ports` comes from the app's JSON `ready` log line (or is chosen
+ * before the start, see AppProcessOptions). */
 export class AppProcess {
   output = '';
   ports: Record<string, number> = {};
@@ -32,12 +80,14 @@ export class AppProcess {
     readonly app: keyof typeof MAINS,
     readonly dataDir: string,
     readonly env: Record<string, string> = {},
+    readonly options: AppProcessOptions = {},
   ) {}
 
   /** The environment the app runs with: test mode, loopback, ephemeral ports, this data dir. */
   processEnv(): NodeJS.ProcessEnv {
     return {
       PATH: process.env['PATH'],
+      ...BUILT_ENV,
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
@@ -64,15 +114,33 @@ export class AppProcess {
   }
 
   async start(): Promise<void> {
-    const child = spawn(process.execPath, [...this.nodeArgs, '-r', PATHS, MAINS[this.app]], { env: this.processEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const readyBy = this.options.readyBy ?? 'log';
+    const chosen: Record<string, string> = {};
+    if (readyBy === 'healthz') {
+      for (const [listener, variable] of Object.entries(PORT_VARIABLES[this.app])) {
+        this.ports[listener] = await freePort();
+        chosen[variable] = String(this.ports[listener]);
+      }
+    }
+    const child = spawn(process.execPath, builtEntryArgs(MAINS[this.app], this.nodeArgs), {
+      cwd: ROOT,
+      env: { ...this.processEnv(), ...chosen },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     this.exited = new Promise((done) => child.once('exit', (code) => done(code)));
+    child.stderr!.on('data', (chunk: Buffer) => this.keep(chunk.toString()));
+    if (readyBy === 'healthz') {
+      child.stdout!.on('data', (chunk: Buffer) => this.keep(chunk.toString()));
+      await this.untilHealthy();
+      return;
+    }
     await new Promise<void>((done, fail) => {
       let pending = '';
-      const timer = setTimeout(() => fail(new Error(`${this.app} did not become ready:\n${this.output}`)), 60_000);
+      const timer = setTimeout(() => fail(new Error(`${this.app} did not become ready:\n${this.output}`)), this.options.readyTimeoutMs ?? 60_000);
       child.stdout!.on('data', (chunk: Buffer) => {
         const text = chunk.toString();
-        this.output += text;
+        this.keep(text);
         pending += text;
         const lines = pending.split('\n');
         pending = lines.pop() ?? '';
@@ -83,12 +151,31 @@ export class AppProcess {
           done();
         }
       });
-      child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
       void this.exited!.then((code) => {
         clearTimeout(timer);
         fail(new Error(`${this.app} exited with ${code} before it was ready:\n${this.output}`));
       });
     });
+  }
+
+  private keep(text: string): void {
+    this.output += text;
+    const keep = this.options.keepOutput;
+    if (keep !== undefined && this.output.length > keep) this.output = this.output.slice(-keep);
+  }
+
+  /** Waits until /healthz answers 200; a start that takes too long is killed. */
+  private async untilHealthy(): Promise<void> {
+    const timeoutMs = this.options.readyTimeoutMs ?? 60_000;
+    const deadline = Date.now() + timeoutMs;
+    const url = `${this.url(this.app === 'api' ? 'instance' : 'notifier')}/healthz`;
+    while (Date.now() < deadline) {
+      if (!this.running) throw new Error(`${this.app} exited with ${this.child?.exitCode} before it was ready:\n${this.output}`);
+      if (await fetch(url).then((r) => r.ok, () => false)) return;
+      await sleep(50);
+    }
+    this.child?.kill('SIGKILL');
+    throw new Error(`${this.app} was not ready within ${timeoutMs} ms:\n${this.output}`);
   }
 
   /** Sends a signal and waits for the process to exit; resolves with its exit code. */
@@ -154,8 +241,8 @@ export class NotifierProcess extends AppProcess {
 
 /** Runs the operator CLI against a data dir, synchronously. */
 export function runOps(dataDir: string, args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, ['-r', PATHS, OPS_MAIN, ...args], {
-    env: { PATH: process.env['PATH'], NODE_ENV: 'test', DATA_DIR: dataDir, ...env },
+  const result = spawnSync(process.execPath, [...builtEntryArgs(OPS_MAIN), ...args], {
+    env: { PATH: process.env['PATH'], ...BUILT_ENV, NODE_ENV: 'test', DATA_DIR: dataDir, ...env },
     encoding: 'utf8',
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -169,8 +256,8 @@ export function runOpsAsync(dataDir: string, args: string[], env: Record<string,
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['-r', PATHS, OPS_MAIN, ...args],
-      { env: { PATH: process.env['PATH'], NODE_ENV: 'test', DATA_DIR: dataDir, ...env }, encoding: 'utf8', timeout: 60_000 },
+      [...builtEntryArgs(OPS_MAIN), ...args],
+      { env: { PATH: process.env['PATH'], ...BUILT_ENV, NODE_ENV: 'test', DATA_DIR: dataDir, ...env }, encoding: 'utf8', timeout: 60_000 },
       (error, stdout, stderr) => resolve({ status: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
     );
   });

@@ -1,5 +1,4 @@
-// `node -r ./tools/runtime/paths.js dist/tools/esdb-test-server/src/main.js --port P [--host H]`
-// (or `npm run esdb:test-server -- --port P`): serves the in-memory EventStoreDB test double on
+// `npm run esdb:test-server -- --port P [--host H]`: serves the in-memory EventStoreDB test double on
 // 127.0.0.1:P without TLS, prints {"msg":"ready","port":P} on stdout, and runs until SIGTERM/SIGINT.
 import { parseArgs } from 'node:util';
 import { startEsdbTestServer } from './index';

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ApiProcess, NotifierProcess, ROOT } from '@gw/testing';
+import { ApiProcess, builtEntryArgs, NotifierProcess } from '@gw/testing';
 import { sleep } from './env';
 
 const MAINS = { api: 'dist/apps/api/src/main.js', notifier: 'dist/apps/notifier/src/main.js' } as const;
@@ -44,7 +43,7 @@ export class FileLoggedProcess {
   async start(): Promise<void> {
     const env = (this.app === 'api' ? new ApiProcess(this.dataDir, this.env) : new NotifierProcess(this.dataDir, this.env)).processEnv();
     const fd = openSync(this.logFile, 'a', 0o600);
-    const child = spawn(process.execPath, ['-r', join(ROOT, 'tools/runtime/paths.js'), join(ROOT, MAINS[this.app])], { env, stdio: ['ignore', fd, fd] });
+    const child = spawn(process.execPath, builtEntryArgs(MAINS[this.app]), { env, stdio: ['ignore', fd, fd] });
     closeSync(fd);
     this.child = child;
     this.exited = new Promise((done) => child.once('exit', (code) => done(code)));

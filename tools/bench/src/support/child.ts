@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { childScript, PATHS_HOOK, ROOT } from './paths';
+import { BUILT_ENV, builtEntryArgs, ROOT } from '@gw/testing';
+import { childScript } from './paths';
 
 const KEEP_OUTPUT = 64 * 1024;
 
@@ -31,9 +32,9 @@ export class NodeChild {
   }
 
   static start(script: string, args: string[] = [], options: { env?: Record<string, string>; nodeArgs?: string[] } = {}): NodeChild {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '-r', PATHS_HOOK, childScript(script), ...args], {
+    const child = spawn(process.execPath, [...builtEntryArgs(childScript(script), options.nodeArgs), ...args], {
       cwd: ROOT,
-      env: { PATH: process.env['PATH'], ...options.env },
+      env: { PATH: process.env['PATH'], ...BUILT_ENV, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new NodeChild(child);

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { ROOT } from '@gw/testing';
 import { goalText, median, meets, type Figure, type Goal, type ScenarioResult } from './figures';
-import { ROOT } from './paths';
 
 export interface Spread {
   min: number;
