@@ -87,8 +87,3 @@ function checked(schemas: Map<string, EventSchema>): Map<string, EventSchema> {
   }
   return schemas;
 }
-
-/** Checks another registry the same way (tests, and a process that adds types of its own). */
-export function eventSchemas(entries: Iterable<readonly [string, EventSchema]>): ReadonlyMap<string, EventSchema> {
-  return checked(new Map(entries));
-}

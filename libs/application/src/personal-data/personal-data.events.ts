@@ -18,8 +18,6 @@ export type PersonalDataErased = {
 
 export type PersonalDataEvent = DataKeyCreated | PersonalDataErased;
 
-export const PERSONAL_DATA_EVENT_TYPES: ReadonlyArray<PersonalDataEvent['type']> = ['DataKeyCreated', 'PersonalDataErased'];
-
 export const DATA_KEY_STREAM_PREFIX = 'datakey-';
 export const ERASURE_STREAM_PREFIX = 'erasure-';
 

@@ -96,6 +96,3 @@ function formatValue(value: unknown): string {
   if (typeof value === 'string') return /[\s"=]/.test(value) || value === '' ? JSON.stringify(value) : value;
   return String(value);
 }
-
-/** The event types the timeline knows how to show; any other is shown by its name alone. */
-export const DESCRIBED_TYPES: readonly string[] = Object.keys(FACTS);
