@@ -3,19 +3,14 @@ import type { Settings } from './api/types';
 import { fill, h } from './ui/dom';
 import { renderInstance } from './views/instance.view';
 import { renderInstances } from './views/instances.view';
+import type { IssuedToken, Page } from './views/page';
 import { renderSignIn } from './views/sign-in.view';
-
-/** A token the page was just given (by newInstance or resetInstanceToken), shown once. */
-export interface IssuedToken {
-  token: string;
-  why: 'created' | 'reset';
-}
 
 /**
  * The page's state: who is signed in, held in memory only (no cookie, no storage, nothing in the
  * URL), and which view shows. Reloading the page signs out.
  */
-export class App {
+export class App implements Page {
   account: AccountApi | undefined;
   readonly instanceHost: string;
 

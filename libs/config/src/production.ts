@@ -1,5 +1,13 @@
 import { chmodSync, existsSync, statSync } from 'node:fs';
-import type { AppConfig } from './config';
+import type { SecretsConfig, StoreConfig, WebhooksConfig } from './sections';
+
+/** The parts of the configuration production checks (config.ts reads them, then asks here). */
+interface Checked {
+  demoAccount: boolean;
+  webhooks: Pick<WebhooksConfig, 'allowPrivateTargets' | 'allowHttp'>;
+  secrets: Pick<SecretsConfig, 'secretsKey'>;
+  store: Pick<StoreConfig, 'dataDir'>;
+}
 
 /** Fewest different characters (INTERNAL_TOKEN) or byte values (SECRETS_KEY) a production secret
  * may have: a value made of a few repeated ones (64 zeros, `abab…`) is a placeholder, not a secret. */
@@ -10,7 +18,7 @@ const MIN_DISTINCT = 16;
  * tests, an ingest token or a secrets key too weak to stand as a secret, and a DATA_DIR that cannot
  * be made private to this user. Each problem names its variable and never repeats a secret.
  */
-export function productionProblems(config: AppConfig, token: string): string[] {
+export function productionProblems(config: Checked, token: string): string[] {
   const problems: string[] = [];
   const refuse = (name: string) => problems.push(`${name}: must not be true in production (it is for local development and tests)`);
   if (config.webhooks.allowPrivateTargets) refuse('ALLOW_PRIVATE_WEBHOOK_TARGETS');
@@ -34,7 +42,7 @@ export function productionProblems(config: AppConfig, token: string): string[] {
  * to a folder it creates, so one that exists (made by hand, by an older version, restored from a
  * backup) is narrowed here, and checked after: some file systems accept a chmod and ignore it.
  */
-export function privateDataDirProblem(dataDir: string): string | null {
+function privateDataDirProblem(dataDir: string): string | null {
   if (!existsSync(dataDir)) return null;
   try {
     chmodSync(dataDir, 0o700);

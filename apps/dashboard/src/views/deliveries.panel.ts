@@ -1,7 +1,7 @@
 import type { Attempt, NotificationItem } from '../api/types';
 import { busy, field, fill, h, newId, when } from '../ui/dom';
 import { Notice, Problem } from '../ui/notice';
-import type { InstanceContext } from './instance.view';
+import type { InstanceContext } from './instance-context';
 
 const STATES: Record<NotificationItem['state'], string> = {
   pending: 'Pending',

@@ -1,23 +1,14 @@
 import type { InstanceApi } from '../api/client';
 import type { WebhookStatus } from '../api/types';
-import type { App, IssuedToken } from '../app';
 import { copyControl, fill, h, newId } from '../ui/dom';
 import { Notice } from '../ui/notice';
 import { deliveryLogPanel, notificationsPanel } from './deliveries.panel';
+import type { InstanceContext } from './instance-context';
+import type { IssuedToken, Page } from './page';
 import { secretPanel, testPanel, webhookPanel } from './webhook.panel';
 
-/** What the instance's panels share: its API, and a way to show its state again after a change. */
-export interface InstanceContext {
-  api: InstanceApi;
-  /** Shows a status answer (from getWebhookStatus, webhook or a rotation) in every panel. */
-  update(status: WebhookStatus): void;
-  onUpdate(listener: (status: WebhookStatus) => void): void;
-  /** Reloads the delivery log (after a test). */
-  refreshLog(): void;
-}
-
 /** One instance, opened with its id and token (docs/api.md 4.4 to 4.8, 8.5 to 8.8). */
-export function renderInstance(app: App, api: InstanceApi, issued?: IssuedToken): HTMLElement {
+export function renderInstance(app: Page, api: InstanceApi, issued?: IssuedToken): HTMLElement {
   const listeners: Array<(status: WebhookStatus) => void> = [];
   const logListeners: Array<() => void> = [];
   const context: InstanceContext = {

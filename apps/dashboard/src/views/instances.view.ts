@@ -1,13 +1,13 @@
 import { InstanceApi, type AccountApi } from '../api/client';
 import type { ListedInstance, PackageChoice } from '../api/types';
-import type { App } from '../app';
 import { openDialog } from '../ui/dialog';
 import { busy, field, fill, h, newId, when } from '../ui/dom';
 import { expiryOf } from '../ui/expiry';
 import { Notice } from '../ui/notice';
+import type { Page } from './page';
 
 /** The account's instances (docs/api.md 4.3) and what can be done to each. */
-export function renderInstances(app: App, account: AccountApi, message?: string): HTMLElement {
+export function renderInstances(app: Page, account: AccountApi, message?: string): HTMLElement {
   const notice = new Notice();
   if (message) notice.success(message);
   const body = h('div', { class: 'table-area' }, h('p', { class: 'muted' }, 'Loading instances…'));
@@ -91,7 +91,7 @@ function packageChoice(packages: readonly PackageChoice[], selected: string): { 
   return { element, value: () => options.find((o) => o.input.checked)?.input.value ?? '' };
 }
 
-function newInstance(app: App, account: AccountApi): void {
+function newInstance(app: Page, account: AccountApi): void {
   const packages = app.settings.packages;
   const choice = packageChoice(packages, packages[0]?.packageid ?? '');
   openDialog({
@@ -106,7 +106,7 @@ function newInstance(app: App, account: AccountApi): void {
   });
 }
 
-function renew(app: App, account: AccountApi, instance: ListedInstance): void {
+function renew(app: Page, account: AccountApi, instance: ListedInstance): void {
   const choice = packageChoice(app.settings.packages, instance.packageid);
   openDialog({
     title: `Renew instance ${instance.instanceid}`,
@@ -120,7 +120,7 @@ function renew(app: App, account: AccountApi, instance: ListedInstance): void {
   });
 }
 
-function resetToken(app: App, account: AccountApi, instanceid: string): void {
+function resetToken(app: Page, account: AccountApi, instanceid: string): void {
   openDialog({
     title: `Reset the token of ${instanceid}?`,
     content: [h('p', {}, 'A new token is issued and shown once. The current token stops working at once, everywhere it is used.')],
@@ -135,7 +135,7 @@ function resetToken(app: App, account: AccountApi, instanceid: string): void {
   });
 }
 
-function remove(app: App, account: AccountApi, instanceid: string): void {
+function remove(app: Page, account: AccountApi, instanceid: string): void {
   openDialog({
     title: `Delete instance ${instanceid}?`,
     content: [h('p', {}, 'Its token stops working, delivery stops and pending notifications are cancelled. This cannot be undone.')],
@@ -151,7 +151,7 @@ function remove(app: App, account: AccountApi, instanceid: string): void {
 }
 
 /** Instance tokens are shown only when issued, so opening one from the table asks for it. */
-function openWithToken(app: App, instanceid: string): void {
+function openWithToken(app: Page, instanceid: string): void {
   const token = field('Token', { name: 'token', type: 'password', autocomplete: 'off', required: true, spellcheck: 'false' }, 'The instance token, shown when the instance was created or its token reset.');
   openDialog({
     title: `Open instance ${instanceid}`,

@@ -1,10 +1,10 @@
 import { AccountApi, InstanceApi } from '../api/client';
-import type { App } from '../app';
 import { busy, field, h } from '../ui/dom';
 import { Notice } from '../ui/notice';
+import type { Page } from './page';
 
 /** Two ways in: an account (e-mail and API key) or one instance (its id and token). */
-export function renderSignIn(app: App, instanceid: string): HTMLElement {
+export function renderSignIn(app: Page, instanceid: string): HTMLElement {
   return h(
     'div',
     { class: 'view view-sign-in' },
@@ -14,7 +14,7 @@ export function renderSignIn(app: App, instanceid: string): HTMLElement {
   );
 }
 
-function accountCard(app: App): HTMLElement {
+function accountCard(app: Page): HTMLElement {
   const notice = new Notice();
   // autocomplete="off" keeps the fields out of the browser's form history. Browsers ignore it on
   // password fields, so a password manager may still offer to save the key; the page stores nothing.
@@ -38,7 +38,7 @@ function accountCard(app: App): HTMLElement {
   return form;
 }
 
-function instanceCard(app: App, instanceid: string): HTMLElement {
+function instanceCard(app: Page, instanceid: string): HTMLElement {
   const notice = new Notice();
   const id = field('Instance ID', { name: 'instanceid', type: 'text', autocomplete: 'off', required: true, spellcheck: 'false', value: instanceid });
   const token = field('Token', { name: 'token', type: 'password', autocomplete: 'off', required: true, spellcheck: 'false' });

@@ -1,7 +1,7 @@
 import { KINDS, type Kind } from '../api/types';
 import { busy, copyControl, field, fill, h, newId, when } from '../ui/dom';
 import { Notice, Problem } from '../ui/notice';
-import type { InstanceContext } from './instance.view';
+import type { InstanceContext } from './instance-context';
 
 const KIND_LABELS: Record<Kind, string> = {
   messages: 'Incoming messages',

@@ -4,8 +4,11 @@ import { WrongExpectedRevisionError, type EventStore } from '@gw/event-store';
 import { newEventId } from '../ids';
 import { KEY_BYTES } from './aead';
 import type { SecretBox } from '../secret-box';
-import type { SealedKind } from './sealed-value';
 import { dataKeyStreamName, type DataKeyCreated } from './personal-data.events';
+
+/** What a sealed value holds: a message's four personal fields or an ack's one. Part of what a value
+ * sealed under a key authenticates with it (the key's `aad`). */
+export type SealedKind = 'message' | 'ack';
 
 /** A data key in clear, as this process holds it for at most `ttlMs`. */
 export interface DataKey {

@@ -2,11 +2,9 @@ import type { Ack, Message, SealedAck, SealedMessage } from '@gw/domain-inbox';
 import type { NotificationBody } from '@gw/domain-notifications';
 import { EventStoreUnavailableError, type EventStore } from '@gw/event-store';
 import type { SecretBox } from '../secret-box';
-import { DataKeys, type DataKey, type DataKeysOptions } from './data-keys';
+import { DataKeys, type DataKey, type DataKeysOptions, type SealedKind } from './data-keys';
 import { utcDay } from './personal-data.events';
-import { keyRefOfChecked, knownKeyRef, openFields, sealedClearBytes, sealedKeyRef, sealFields, type SealedKind } from './sealed-value';
-
-export type { SealedKind } from './sealed-value';
+import { keyRefOfChecked, knownKeyRef, openFields, sealedClearBytes, sealedKeyRef, sealFields } from './sealed-value';
 
 /** What an opened field is once its data key was erased (docs/api.md section 9). */
 export const ERASED: unique symbol = Symbol('erased personal data');

@@ -1,8 +1,5 @@
 import { AEAD_OVERHEAD_BYTES, aeadOpen, aeadSeal } from './aead';
-import type { DataKey } from './data-keys';
-
-/** What a sealed value holds: a message's four personal fields or an ack's one. */
-export type SealedKind = 'message' | 'ack';
+import type { DataKey, SealedKind } from './data-keys';
 
 const FIELDS: Record<SealedKind, number> = { message: 4, ack: 1 };
 
