@@ -1,9 +1,10 @@
 import type Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { CHAIN_KEY, chainHashOfJson, withoutChain } from '../event-chain';
-import { DuplicateEventIdError } from '../event-store.errors';
+import { DuplicateEventIdError, WrongExpectedRevisionError } from '../event-store.errors';
 import { checkExpectedRevision } from '../expected-revision';
 import type { AppendResult, EventToAppend, ExpectedRevision } from '../event-store.port';
+import type { GroupOutcome } from './group-commit';
 import type { EventRow } from './sqlite-schema';
 
 /** An append waiting for its group to be committed. */
@@ -52,6 +53,49 @@ export class ChainTips {
   clear(): void {
     this.tips.clear();
   }
+}
+
+/**
+ * One IMMEDIATE transaction for a whole group of appends, each made by `appendOne` in a savepoint of
+ * its own, so that a refused one (a conflict, a duplicate id) leaves the others in place. A group
+ * that fails is rolled back, and the chains `tips` noted for its rows are void: their positions may
+ * be used again.
+ */
+export function commitGroup(
+  db: Database.Database,
+  appendOne: (append: PendingAppend) => AppendResult,
+  tips: ChainTips,
+  group: readonly PendingAppend[],
+): Array<GroupOutcome<AppendResult>> {
+  try {
+    return db
+      .transaction(() =>
+        group.map((append) => {
+          try {
+            return { result: appendOne(append) };
+          } catch (error) {
+            if (error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError) return { error };
+            throw error;
+          }
+        }),
+      )
+      .immediate();
+  } catch (error) {
+    tips.clear();
+    throw error;
+  }
+}
+
+/** The appends and events a committed group wrote, refused appends not counted. */
+export function writtenBy(group: readonly PendingAppend[], outcomes: ReadonlyArray<GroupOutcome<AppendResult>>): { appends: number; events: number } {
+  let appends = 0;
+  let events = 0;
+  for (let i = 0; i < outcomes.length; i++) {
+    if (!('result' in outcomes[i])) continue;
+    appends += 1;
+    events += group[i].events.length;
+  }
+  return { appends, events };
 }
 
 /**

@@ -1,7 +1,6 @@
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import { DuplicateEventIdError, EventStoreUnavailableError, WrongExpectedRevisionError } from '../event-store.errors';
+import { EventStoreUnavailableError } from '../event-store.errors';
 import type {
   AppendResult,
   EventFilter,
@@ -15,10 +14,10 @@ import type {
   SubscriptionMessage,
 } from '../event-store.port';
 import { GroupCommit, type GroupOutcome } from './group-commit';
-import { appendToStream, ChainTips, type PendingAppend } from './sqlite-append';
+import { appendToStream, ChainTips, commitGroup, writtenBy, type PendingAppend } from './sqlite-append';
 import { startWalCheckpointer, truncateWal, warnAtMostEveryMinute, type WalCheckpointer } from './wal-checkpointer';
 import { WalSync } from './wal-sync';
-import { isBusy, translateSqliteError } from './sqlite-errors';
+import { retryWhileLocked } from './sqlite-lock-retry';
 import { FilteredReads, toRecorded } from './sqlite-reads';
 import type { EventRow } from './sqlite-schema';
 import { openDatabase, prepareStatements, type Statements } from './sqlite-statements';
@@ -137,13 +136,7 @@ export class SqliteEventStore implements EventStore {
     const started = performance.now();
     const outcomes = await this.commitDurably(group);
     const seconds = (performance.now() - started) / 1000;
-    let appends = 0;
-    let events = 0;
-    for (let i = 0; i < outcomes.length; i++) {
-      if (!('result' in outcomes[i])) continue;
-      appends += 1;
-      events += group[i].events.length;
-    }
+    const { appends, events } = writtenBy(group, outcomes);
     try {
       observer(appends, events, seconds);
     } catch {
@@ -152,40 +145,17 @@ export class SqliteEventStore implements EventStore {
     return outcomes;
   }
 
-  /** Commits the group, then makes it durable (WalSync) before any of its appends is answered. A
-   * failed fsync fails the group: its appends were written and may be retried (an append whose first
-   * event is stored already succeeds without writing again). */
+  /** Commits the group (one transaction, see commitGroup), then makes it durable (WalSync) before
+   * any of its appends is answered. A failed fsync fails the group: its appends were written and may
+   * be retried (an append whose first event is stored already succeeds without writing again). */
   private async commitDurably(group: readonly PendingAppend[]): Promise<Array<GroupOutcome<AppendResult>>> {
-    const outcomes = await this.withLockRetry(() => this.commitGroup(group));
+    const outcomes = await this.withLockRetry(() => commitGroup(this.db, this.appendOne, this.chainTips, group));
     try {
       await this.wal.sync();
     } catch (error) {
       throw new EventStoreUnavailableError(`the embedded store could not make a commit durable: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
     return outcomes;
-  }
-
-  /** One IMMEDIATE transaction for the whole group; each append in a savepoint of its own, so that a
-   * refused one leaves the others in place. */
-  private commitGroup(group: readonly PendingAppend[]): Array<GroupOutcome<AppendResult>> {
-    try {
-      return this.db
-        .transaction(() =>
-          group.map((append) => {
-            try {
-              return { result: this.appendOne(append) };
-            } catch (error) {
-              if (error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError) return { error };
-              throw error;
-            }
-          }),
-        )
-        .immediate();
-    } catch (error) {
-      // Rolled back: the chains noted for its rows (at positions that may be used again) are void.
-      this.chainTips.clear();
-      throw error;
-    }
   }
 
   async readStream(streamName: string, range: StreamRange = {}): Promise<RecordedEvent[]> {
@@ -209,28 +179,9 @@ export class SqliteEventStore implements EventStore {
     return (await this.rowsAfter(after, upTo, maxCount, filter)).map(toRecorded);
   }
 
-  /**
-   * The rows after `after` up to `upTo` that pass `filter`, at most `limit` (-1: all). SQLite reads a
-   * filtered range row by row, and a query holds the event loop until it is done: a filter that
-   * matches few events (the data keys the retention sweep looks for, an instance's own streams)
-   * would hold it for the whole log in one query. So a filtered range is read in windows of
-   * `filterWindow` positions, with a turn of the event loop between them (an unfiltered one stops
-   * at `limit` rows, in one query). A subscription that is aborted meanwhile stops scanning (what
-   * was found is returned, and dropped by the subscription).
-   */
-  private async rowsAfter(after: bigint, upTo: bigint, limit: number, filter?: EventFilter, signal?: AbortSignal): Promise<EventRow[]> {
-    if (!filter) return this.withLockRetry(() => this.filteredReads.rows(after, upTo, limit));
-    const found: EventRow[] = [];
-    for (let from = after; from < upTo && !signal?.aborted; ) {
-      const to = from + this.filterWindow < upTo ? from + this.filterWindow : upTo;
-      const start = from;
-      const rows = await this.withLockRetry(() => this.filteredReads.rows(start, to, limit < 0 ? -1 : limit - found.length, filter));
-      for (const row of rows) found.push(row);
-      if (limit >= 0 && found.length >= limit) break;
-      from = to;
-      if (from < upTo) await nextTurn();
-    }
-    return found;
+  /** The rows after `after` up to `upTo` that pass `filter`, at most `limit` (-1: all); see scan. */
+  private rowsAfter(after: bigint, upTo: bigint, limit: number, filter?: EventFilter, signal?: AbortSignal): Promise<EventRow[]> {
+    return this.filteredReads.scan(after, upTo, limit, { filter, window: this.filterWindow, signal, run: (read) => this.withLockRetry(read) });
   }
 
   /**
@@ -332,24 +283,7 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  /**
-   * better-sqlite3 is synchronous: waiting for another process's write lock inside SQLite would block
-   * this process's event loop. SQLite waits only briefly; longer waits happen here, asynchronously.
-   */
-  private async withLockRetry<T>(operation: () => T): Promise<T> {
-    const deadline = Date.now() + this.lockTimeoutMs;
-    for (let attempt = 0; ; attempt++) {
-      if (this.closed) throw new EventStoreUnavailableError('embedded store is closed');
-      try {
-        return operation();
-      } catch (error) {
-        if (isBusy(error) && Date.now() < deadline) {
-          // 1, 2, 4 … ms: the lock is usually free again within a commit or two of the other process.
-          await sleep(Math.min(2 ** attempt, 100));
-          continue;
-        }
-        throw translateSqliteError(error);
-      }
-    }
+  private withLockRetry<T>(operation: () => T): Promise<T> {
+    return retryWhileLocked(operation, this.lockTimeoutMs, () => this.closed);
   }
 }

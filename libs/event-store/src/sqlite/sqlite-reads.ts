@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { UNREADABLE_KEY } from '../event-chain';
 import type { EventFilter, RecordedEvent } from '../event-store.port';
 import type { EventRow } from './sqlite-schema';
@@ -26,6 +27,36 @@ export class FilteredReads {
     for (const prefix of prefixes) params.push(BigInt(prefix.length), prefix);
     params.push(...types, BigInt(limit));
     return statement.all(...params) as EventRow[];
+  }
+
+  /**
+   * The rows after `after` up to `upTo` that pass `filter`, at most `limit` (-1: all), each query
+   * made through `run` (the store's lock retry). SQLite reads a filtered range row by row, and a
+   * query holds the event loop until it is done: a filter that matches few events (the data keys the
+   * retention sweep looks for, an instance's own streams) would hold it for the whole log in one
+   * query. So a filtered range is read in windows of `window` positions, with a turn of the event
+   * loop between them (an unfiltered one stops at `limit` rows, in one query). A subscription that is
+   * aborted meanwhile stops scanning (what was found is returned, and dropped by the subscription).
+   */
+  async scan(
+    after: bigint,
+    upTo: bigint,
+    limit: number,
+    options: { filter?: EventFilter; window: bigint; signal?: AbortSignal; run: (read: () => EventRow[]) => Promise<EventRow[]> },
+  ): Promise<EventRow[]> {
+    const { filter, window, signal, run } = options;
+    if (!filter) return run(() => this.rows(after, upTo, limit));
+    const found: EventRow[] = [];
+    for (let from = after; from < upTo && !signal?.aborted; ) {
+      const to = from + window < upTo ? from + window : upTo;
+      const start = from;
+      const rows = await run(() => this.rows(start, to, limit < 0 ? -1 : limit - found.length, filter));
+      for (const row of rows) found.push(row);
+      if (limit >= 0 && found.length >= limit) break;
+      from = to;
+      if (from < upTo) await nextTurn();
+    }
+    return found;
   }
 }
 
