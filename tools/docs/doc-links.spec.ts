@@ -4,8 +4,8 @@ import { brokenLinks, documentationFiles, headingAnchors } from './doc-links';
 describe('links of the documentation', () => {
   const root = join(__dirname, '../..');
 
-  it('covers the README and docs/api.md', () => {
-    expect(documentationFiles(root)).toEqual(expect.arrayContaining(['README.md', join('docs', 'api.md')]));
+  it('covers the README, docs/api.md and the benchmarks\' README', () => {
+    expect(documentationFiles(root)).toEqual(expect.arrayContaining(['README.md', join('docs', 'api.md'), join('bench', 'README.md')]));
   });
 
   it('resolve to a file in the repository and, with #, to one of its headings', () => {

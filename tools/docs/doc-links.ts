@@ -1,12 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
-/** The repository's own documentation: the README, docs/, and the tools' READMEs. */
+/** The repository's own documentation: the README, docs/, the benchmarks' history and the tools' READMEs. */
 export function documentationFiles(root: string): string[] {
   const inDir = (dir: string, keep: (name: string) => boolean) =>
     existsSync(join(root, dir)) ? readdirSync(join(root, dir)).filter(keep).map((name) => join(dir, name)) : [];
   const toolReadmes = inDir('tools', () => true).flatMap((tool) => (existsSync(join(root, tool, 'README.md')) ? [join(tool, 'README.md')] : []));
-  return ['README.md', ...inDir('docs', (name) => name.endsWith('.md')), ...toolReadmes];
+  return ['README.md', ...inDir('docs', (name) => name.endsWith('.md')), ...inDir('bench', (name) => name === 'README.md'), ...toolReadmes];
 }
 
 /** Lines outside fenced code blocks, with inline code removed. */
