@@ -7,12 +7,11 @@ const { join } = require('node:path');
 
 const VARIABLE = 'GW_TEST_TMP';
 
-module.exports = {
-  setup() {
-    process.env[VARIABLE] = mkdtempSync(join(tmpdir(), 'gw-test-run-'));
-  },
-  teardown() {
-    const dir = process.env[VARIABLE];
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  },
+exports.setup = () => {
+  process.env[VARIABLE] = mkdtempSync(join(tmpdir(), 'gw-test-run-'));
+};
+
+exports.teardown = () => {
+  const dir = process.env[VARIABLE];
+  if (dir) rmSync(dir, { recursive: true, force: true });
 };

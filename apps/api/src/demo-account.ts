@@ -6,7 +6,7 @@ import { AccountAlreadyExists, AccountWasErased } from '@gw/domain-accounts';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 
-export const DEMO_EMAIL = 'demo@example.com';
+const DEMO_EMAIL = 'demo@example.com';
 
 /**
  * Development only: creates a demo account on first start. Its address and API key go to a file

@@ -40,6 +40,6 @@ export function serviceError(code: status, details: string, metadata: Record<str
   return Object.assign(new Error(`${code} ${status[code]}: ${details}`), { code, details, metadata: trailers });
 }
 
-export function unavailable(details: string): ServiceError {
+function unavailable(details: string): ServiceError {
   return serviceError(status.UNAVAILABLE, details);
 }

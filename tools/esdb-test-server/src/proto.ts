@@ -7,7 +7,7 @@ export function streamName(identifier: StreamIdentifier | undefined): string {
   return Buffer.from(identifier?.getStreamName_asU8() ?? new Uint8Array()).toString('utf8');
 }
 
-export function streamIdentifier(name: string): StreamIdentifier {
+function streamIdentifier(name: string): StreamIdentifier {
   const identifier = new StreamIdentifier();
   identifier.setStreamName(Uint8Array.from(Buffer.from(name, 'utf8')));
   return identifier;
@@ -28,7 +28,7 @@ export function uuidToString(uuid: UUID | undefined): string | undefined {
 }
 
 /** EventStoreDB reports the content type as JSON or binary only. */
-export function isJson(contentType: string): boolean {
+function isJson(contentType: string): boolean {
   return contentType === 'application/json';
 }
 

@@ -9,7 +9,7 @@ import { SupportedMethod, SupportedMethods } from '@eventstore/db-client/generat
 import type { CallRegistry } from './calls';
 
 /** Reported as the server version; the client only logs it. */
-export const SERVER_VERSION = '23.10.0-esdb-test-server';
+const SERVER_VERSION = '23.10.0-esdb-test-server';
 
 const SUPPORTED: ReadonlyArray<[service: string, method: string]> = [
   ['event_store.client.server_features.ServerFeatures', 'GetSupportedMethods'],

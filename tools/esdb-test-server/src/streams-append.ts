@@ -10,7 +10,7 @@ import type { AppendResult, InMemoryLog, ProposedEvent } from './log';
 import { expectedRevisionOf, streamName, uuidToString } from './proto';
 
 /** EventStoreDB's default MaxAppendSize (1 MiB of event data, metadata and type per append). */
-export const MAX_APPEND_SIZE = 1024 * 1024;
+const MAX_APPEND_SIZE = 1024 * 1024;
 
 export function appendHandler(log: InMemoryLog, calls: CallRegistry): handleClientStreamingCall<AppendReq, AppendResp> {
   return (call, callback) => {

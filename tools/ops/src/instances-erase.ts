@@ -6,7 +6,7 @@ import type { EventStore } from '@gw/event-store';
 import { parseArgs } from 'node:util';
 
 /** The instance named is not in the log. */
-export class NoSuchInstance extends Error {
+class NoSuchInstance extends Error {
   constructor(instanceId: string) {
     super(`no instance ${instanceId}`);
     this.name = 'NoSuchInstance';

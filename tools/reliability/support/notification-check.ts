@@ -34,7 +34,7 @@ export interface NotificationFigures {
 type Payload = { id?: unknown; status?: unknown; body?: unknown };
 
 /** The items of a notification body and their kind; undefined kind when it carries both or neither. */
-export function itemsOf(json: Notification | undefined): { kind?: 'message' | 'ack'; items: Payload[] } {
+function itemsOf(json: Notification | undefined): { kind?: 'message' | 'ack'; items: Payload[] } {
   const messages = Array.isArray(json?.messages) ? (json!.messages as Payload[]) : undefined;
   const acks = Array.isArray(json?.ack) ? (json!.ack as Payload[]) : undefined;
   if (messages && !acks && json?.ack === undefined) return { kind: 'message', items: messages };

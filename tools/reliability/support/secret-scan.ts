@@ -9,7 +9,7 @@ export interface Secret {
 
 /** The forms in which a secret could be written down in clear: as is, its random part without the
  * prefix (`gwt_`, `gwk_`, `whsec_`), percent-encoded, and JSON-escaped. */
-export function clearForms(secret: string): string[] {
+function clearForms(secret: string): string[] {
   const forms = new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
   const random = /^(?:gw[kt]_|whsec_)(.+)$/.exec(secret)?.[1];
   if (random && random.length >= 16) forms.add(random);
@@ -17,7 +17,7 @@ export function clearForms(secret: string): string[] {
 }
 
 /** Every file under `dir`, recursively. */
-export function filesUnder(dir: string): string[] {
+function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     return statSync(path).isDirectory() ? filesUnder(path) : [path];

@@ -136,7 +136,7 @@ function median(values: number[]): number {
 
 /** The samples compared: the first and last minute, or, in a run of under two minutes, the first
  * and last third of the samples (the warm-up before measuring is left out either way). */
-export function windows(samples: Sample[], measuredMs: number): { first: Sample[]; last: Sample[] } {
+function windows(samples: Sample[], measuredMs: number): { first: Sample[]; last: Sample[] } {
   if (measuredMs < 120_000) {
     const third = Math.max(1, Math.floor(samples.length / 3));
     return { first: samples.slice(0, third), last: samples.slice(-third) };

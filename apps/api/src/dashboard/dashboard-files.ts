@@ -23,7 +23,7 @@ const TYPES: Record<string, string> = {
 
 /** Where `npm run build` puts the bundle (apps/dashboard/bundle.js), found from here both in the
  * sources and in the build output under dist/. */
-export function findDashboardBundle(from = __dirname): string {
+function findDashboardBundle(from = __dirname): string {
   for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'dist'))) return join(dir, 'dist', 'apps', 'dashboard');
   }

@@ -8,7 +8,7 @@ const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([
  * address in brackets), or undefined when it is not a well-formed name or address. The header is
  * the client's to choose, so only a value of this strict form is ever put into an answer's header.
  */
-export function pageHostName(hostHeader: string | undefined): string | undefined {
+function pageHostName(hostHeader: string | undefined): string | undefined {
   if (hostHeader === undefined) return undefined;
   const v6 = /^\[([0-9a-f:.]+)\](?::\d{1,5})?$/i.exec(hostHeader);
   if (v6) return isIP(v6[1]) === 6 ? `[${v6[1].toLowerCase()}]` : undefined;

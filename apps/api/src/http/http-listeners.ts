@@ -29,7 +29,7 @@ export interface HostOptions {
  * and parsing the body, the request log; then the executor runs the operation. Each host only
  * ever routes to its own operations.
  */
-export function createHostHandler(host: HostName, executor: OperationExecutor, logger: Logger, options: HostOptions = {}): RequestListener {
+function createHostHandler(host: HostName, executor: OperationExecutor, logger: Logger, options: HostOptions = {}): RequestListener {
   const requests = executor.metrics.requests;
   return (req, res) => {
     const started = process.hrtime.bigint();

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Codes, type Violation } from '@gw/contract';
 
-export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
 
 /** A parameter source: each name with every value it was given (more than one means repeated). */
 export type ParamSource = Map<string, unknown[]>;

@@ -5,7 +5,7 @@ import type { HostName } from '../http/operation';
 import { UNKNOWN_OPERATION } from './operation-names';
 
 /** The `code` label of a success (and of answers without an envelope: /healthz, /metrics, a preflight). */
-export const SUCCESS_CODE = '0000';
+const SUCCESS_CODE = '0000';
 
 /** Seconds, for answers and appends that take from about half a millisecond to a couple of seconds. */
 export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2];

@@ -18,7 +18,7 @@ const READ_CHUNK = 5_000;
  * folded per request and not held. */
 const MAX_HELD_RECORDS = 200_000;
 /** Overrides MAX_HELD_RECORDS (tests). */
-export const MAX_HELD_NOTIFICATIONS = Symbol('MAX_HELD_NOTIFICATIONS');
+const MAX_HELD_NOTIFICATIONS = Symbol('MAX_HELD_NOTIFICATIONS');
 /** Events read per query when fetching the bodies of a page, which are mostly close together. */
 const BODY_SPAN = 1_000;
 /** Bodies read per query: a body may take up to NOTIFICATION_BATCH_BYTES (more in logs written

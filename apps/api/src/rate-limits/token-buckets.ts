@@ -10,7 +10,7 @@ interface Bucket {
 const ENTRY_OVERHEAD_BYTES = 128;
 
 /** Default memory bound of one set of buckets. */
-export const DEFAULT_MAX_BUCKET_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_BUCKET_BYTES = 8 * 1024 * 1024;
 
 /**
  * Token buckets by key: each key may spend `perMinute` tokens a minute, refilled continuously, with

@@ -7,7 +7,7 @@ export const MAX_EVENTS_LENGTH = 256;
  * The names an `events` value lists (docs/api.md 8.4): split at commas, with the spaces around each
  * name dropped; an item with nothing in it is skipped, so `" , "` lists none.
  */
-export function kindNames(text: string): string[] {
+function kindNames(text: string): string[] {
   const names: string[] = [];
   for (const item of text.split(',')) {
     const name = item.replace(/^ +| +$/g, '');

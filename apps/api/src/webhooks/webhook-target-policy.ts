@@ -12,11 +12,11 @@ const NOT_PUBLIC = `webhookUrl is ${NOT_A_PUBLIC_ADDRESS}`;
 
 /** Resolves a host name to its addresses within `timeoutMs`; DNS unless a test provides another. */
 export type HostLookup = (host: string, timeoutMs: number) => Promise<string[]>;
-export const HOST_LOOKUP = Symbol('HOST_LOOKUP');
+const HOST_LOOKUP = Symbol('HOST_LOOKUP');
 
 /** `localhost` and names under it are loopback by definition (RFC 6761), with or without the
  * trailing dot of a fully qualified name. */
-export function isLocalhostName(host: string): boolean {
+function isLocalhostName(host: string): boolean {
   const name = host.toLowerCase().replace(/\.$/, '');
   return name === 'localhost' || name.endsWith('.localhost');
 }

@@ -19,7 +19,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
   return element;
 }
 
-export function append(parent: Element, ...children: Child[]): void {
+function append(parent: Element, ...children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     parent.append(child instanceof Node ? child : String(child));

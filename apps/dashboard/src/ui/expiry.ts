@@ -3,7 +3,7 @@
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** Inside this, the table warns: a renewal is due soon. */
-export const WARN_WITHIN_MS = 7 * DAY;
+const WARN_WITHIN_MS = 7 * DAY;
 
 export interface Expiry {
   text: string;

@@ -32,7 +32,7 @@ export class Problem extends Error {
   override name = 'Problem';
 }
 
-export function failureBox(error: unknown, doing: string): HTMLElement {
+function failureBox(error: unknown, doing: string): HTMLElement {
   const box = h('div', { class: 'notice notice-error', role: 'alert' }, h('p', { class: 'notice-title' }, `Could not ${doing}.`));
   if (error instanceof ApiFailure) {
     const list = h('ul', { class: 'failure-list' });

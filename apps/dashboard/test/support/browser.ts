@@ -9,14 +9,14 @@ import { ROOT } from '@gw/testing';
  * running the suite leaves the tree clean; docs/screenshots, which the README shows, only with
  * UPDATE_SCREENSHOTS=1.
  */
-export const SCREENSHOTS = join(ROOT, process.env['UPDATE_SCREENSHOTS'] === '1' ? 'docs/screenshots' : 'tmp/screenshots');
+const SCREENSHOTS = join(ROOT, process.env['UPDATE_SCREENSHOTS'] === '1' ? 'docs/screenshots' : 'tmp/screenshots');
 
 /**
  * Debian's chromium (`apt-get install chromium`): npm packages cannot download a browser here.
  * CHROMIUM_PATH overrides; the binary behind Debian's wrapper script is preferred, since the
  * wrapper only adds desktop flags.
  */
-export function chromiumPath(): string {
+function chromiumPath(): string {
   const candidates = [process.env['CHROMIUM_PATH'], '/usr/lib/chromium/chromium'];
   for (const candidate of candidates) if (candidate && existsSync(candidate)) return candidate;
   try {

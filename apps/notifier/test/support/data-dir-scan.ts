@@ -8,7 +8,7 @@ export interface Needle {
 }
 
 /** Every file under `dir`, at any depth (the SQLite WAL and SHM files included). */
-export function filesUnder(dir: string): string[] {
+function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     return statSync(path).isDirectory() ? filesUnder(path) : [path];

@@ -2,7 +2,7 @@ import type { ReceivedRequest } from '@gw/testing';
 
 /** docs/api.md 8.9 in the e2e: marks seconds after creation. A trial instance runs 72 h, so a mark of
  * 72 − s/3600 hours comes s seconds after its creation; 72.5 h had passed already when it was made. */
-export const HOUR_MS = 3_600_000;
+const HOUR_MS = 3_600_000;
 export const secondsAfterCreation = (seconds: number) => Number((72 - seconds / 3600).toFixed(6));
 
 /** A mark's moment (ms) for an expiry. */

@@ -19,7 +19,7 @@ export interface RunningOnStore {
  * EventStoreDB the test server is started too, the processes share no disk (every notifier starts on
  * a fresh one, as on another machine), so they share SECRETS_KEY instead.
  */
-export async function startOnStore(onEsdb: boolean, env: Record<string, string> = {}): Promise<RunningOnStore> {
+async function startOnStore(onEsdb: boolean, env: Record<string, string> = {}): Promise<RunningOnStore> {
   const receiver = await WebhookReceiver.start();
   const server = onEsdb ? await startEsdbTestServer({ port: 0 }) : undefined;
   const store: Record<string, string> = server ? { EVENT_STORE: server.connectionString, SECRETS_KEY: 'cd'.repeat(32) } : {};

@@ -7,7 +7,7 @@ export const testWebhook = (stack: Stack, instance: Instance, webhookUrl?: strin
   postJson(stack.api.apiUrl, '/testWebhook', { ...instance, ...(webhookUrl === undefined ? {} : { webhookUrl }) });
 
 /** The keys of every successful testWebhook answer. */
-export const ANSWER_KEYS = ['delivered', 'durationMs', 'error', 'status', 'success'];
+const ANSWER_KEYS = ['delivered', 'durationMs', 'error', 'status', 'success'];
 
 /** A successful testWebhook answer, its shape checked. */
 export async function tested(stack: Stack, instance: Instance, webhookUrl?: string): Promise<{ delivered: boolean; status: number; durationMs: number; error: string }> {

@@ -5,7 +5,7 @@ import { ApiFixture, postJson } from '../support/api-fixture';
 import { load, type LoadOptions, type LoadResult } from '../support/load';
 
 /** Warm-up run (JIT, connections), then the measured run. */
-export async function warmAndLoad(ctx: BenchContext, options: Omit<LoadOptions, 'seconds' | 'connections'>): Promise<LoadResult> {
+async function warmAndLoad(ctx: BenchContext, options: Omit<LoadOptions, 'seconds' | 'connections'>): Promise<LoadResult> {
   await load({ ...options, connections: ctx.sizes.connections, seconds: ctx.sizes.warmUpSeconds });
   return load({ ...options, connections: ctx.sizes.connections, seconds: ctx.sizes.httpSeconds });
 }

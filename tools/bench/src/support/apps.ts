@@ -25,7 +25,7 @@ export function removeDir(dir: string): void {
 }
 
 /** Resident memory of a process in bytes (VmRSS), and its peak (VmHWM). */
-export function memoryOf(pid: number): { rss: number; peak: number } {
+function memoryOf(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
   return { rss: kib('VmRSS'), peak: kib('VmHWM') };

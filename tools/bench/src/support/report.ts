@@ -73,7 +73,7 @@ export function summarize(runs: ScenarioResult[][]): SummaryRow[] {
   });
 }
 
-export function formatNumber(n: number | undefined): string {
+function formatNumber(n: number | undefined): string {
   if (n === undefined || !Number.isFinite(n)) return '–';
   const abs = Math.abs(n);
   if (abs >= 1000) return Math.round(n).toLocaleString('en-US');

@@ -7,7 +7,7 @@ import { InstanceNotifications } from '../instance-notifications';
 import { GetNotificationsQuery, type NotificationsResult } from './get-notifications.query';
 
 /** The most bytes a page's JSON takes (docs/api.md 8.7 and section 11). */
-export const MAX_PAGE_BYTES = 1024 * 1024;
+const MAX_PAGE_BYTES = 1024 * 1024;
 
 /** docs/api.md 8.7: the notifications after `after`, ascending, with the bodies that are or were
  * POSTed (personal fields opened, null once erased); an expired instance may read its past too. */
