@@ -1,0 +1,2 @@
+/** A file no entry point reaches: knip must report it. */
+export const orphan = true;
