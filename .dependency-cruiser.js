@@ -11,9 +11,9 @@ module.exports = {
       severity: 'error',
       comment: 'An import cycle: break it with an interface or a type in a module of its own.',
       from: {
-        // Work in flight (issue 25): the notifier engine's rework removes the notifier-model.ts ↔
-        // snapshots.ts cycle. Remove this exception once it is merged.
-        pathNot: '^apps/notifier/src/engine/(notifier-model|snapshots)\\.ts$',
+        // Work in flight (issue 25): the notifier engine's delivery-loop.ts takes a type of
+        // notifier-processor.ts, which imports it. Remove this exception once the engine breaks it.
+        pathNot: '^apps/notifier/src/engine/(delivery-loop|notifier-processor)\\.ts$',
       },
       to: { circular: true },
     },
