@@ -10,11 +10,7 @@ module.exports = {
       name: 'no-circular',
       severity: 'error',
       comment: 'An import cycle: break it with an interface or a type in a module of its own.',
-      from: {
-        // Work in flight (issue 25): the notifier engine's delivery-loop.ts takes a type of
-        // notifier-processor.ts, which imports it. Remove this exception once the engine breaks it.
-        pathNot: '^apps/notifier/src/engine/(delivery-loop|notifier-processor)\\.ts$',
-      },
+      from: {},
       to: { circular: true },
     },
   ],

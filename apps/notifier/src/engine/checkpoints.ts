@@ -16,14 +16,14 @@ export function checkpointStreamName(partition: number, partitions: number): str
 }
 
 /** The last recorded checkpoint of a partition; position 0n when there is none. */
-export async function readCheckpoint(store: EventStore, partition: number, partitions: number): Promise<Checkpoint> {
+async function readCheckpoint(store: EventStore, partition: number, partitions: number): Promise<Checkpoint> {
   const last = await store.readLastEvent(checkpointStreamName(partition, partitions));
   if (!last) return { position: 0n };
   const data = last.data as NotifierCheckpointed['data'];
   return { position: BigInt(data.position), ...(data.snapshot ? { snapshot: data.snapshot } : {}) };
 }
 
-export async function recordCheckpoint(store: EventStore, partition: number, partitions: number, checkpoint: Checkpoint, at: string): Promise<void> {
+async function recordCheckpoint(store: EventStore, partition: number, partitions: number, checkpoint: Checkpoint, at: string): Promise<void> {
   const { position, snapshot } = checkpoint;
   const event: NotifierCheckpointed = {
     type: 'NotifierCheckpointed',

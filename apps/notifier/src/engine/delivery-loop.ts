@@ -2,7 +2,7 @@ import type { OpenNotification } from '@gw/domain-notifications';
 import { isoNow } from './clock';
 import type { DueInstance } from './fair-scheduler';
 import { Stopping } from './notification-writer';
-import type { ProcessorParts } from './notifier-processor';
+import type { ProcessorParts } from './processor-parts';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 

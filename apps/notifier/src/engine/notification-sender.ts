@@ -3,8 +3,9 @@ import { PersonalDataUnreadable, type PersonalData, type SecretBox } from '@gw/a
 import { isNotificationEvent, notificationsStreamName, type NotificationBody, type OpenNotification } from '@gw/domain-notifications';
 import { EventStoreUnavailableError, type EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
+import { retryDelayMs } from '@gw/process';
 import { UNREADABLE_PERSONAL_DATA_ATTEMPT, UNREADABLE_SECRET_ATTEMPT, type AttemptResult, type Delivery } from '@gw/webhook-delivery';
-import { backoffMs, Stopping } from './notification-writer';
+import { Stopping } from './notification-writer';
 
 /** A notification redelivered by reference whose NotificationCreated is not where it says (never
  * expected: notifications streams are never truncated). The attempt is recorded as failed. */
@@ -62,7 +63,7 @@ export class NotificationSender {
         if (!(error instanceof EventStoreUnavailableError)) throw error;
         if (this.stopping()) throw new Stopping();
         this.logger.warn('store unavailable while opening a notification body; retrying', { webhookId: notification.webhookId, error });
-        await sleep(backoffMs(attempt));
+        await sleep(retryDelayMs(attempt));
       }
     }
   }

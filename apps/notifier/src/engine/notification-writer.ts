@@ -3,6 +3,7 @@ import { notificationsAggregate, type StateCache } from '@gw/application';
 import type { NotificationCommand, NotificationEvent, NotificationsState } from '@gw/domain-notifications';
 import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
+import { retryDelayMs } from '@gw/process';
 import type { NotifierModel } from './notifier-model';
 
 /** The notifier is stopping; work that would need the store is abandoned (and redone after a restart). */
@@ -11,12 +12,6 @@ export class Stopping extends Error {
     super('the notifier is stopping');
     this.name = 'Stopping';
   }
-}
-
-/** How long to wait before trying the store again after `attempt` failures (0, 1, ...): 100 ms
- * doubling to at most 5 s. */
-export function backoffMs(attempt: number): number {
-  return Math.min(5000, 100 * 2 ** Math.min(attempt, 6));
 }
 
 /**
@@ -68,7 +63,7 @@ export class NotificationWriter {
         onUnavailable: async (error, attempt) => {
           if (this.signal.aborted) throw new Stopping();
           this.logger.warn('store unavailable while recording a notification; retrying', { instanceId, error });
-          await sleep(backoffMs(attempt), undefined, { signal: this.signal }).catch(() => undefined);
+          await sleep(retryDelayMs(attempt), undefined, { signal: this.signal }).catch(() => undefined);
         },
       },
     );

@@ -15,51 +15,20 @@ import {
   type NotifierState,
   type OpenNotification,
 } from '@gw/domain-notifications';
-import type { EventStore, RecordedEvent } from '@gw/event-store';
-import type { Logger } from '@gw/logging';
+import type { RecordedEvent } from '@gw/event-store';
+import { retryDelayMs } from '@gw/process';
 import type { AttemptResult } from '@gw/webhook-delivery';
-import type { NotifierMetrics } from '../metrics/metrics';
-import { isoNow, type Clock } from './clock';
+import { isoNow } from './clock';
 import { DeliveryLoop, type DueWork } from './delivery-loop';
-import type { FairScheduler } from './fair-scheduler';
 import type { LogConsumer } from './log-follower';
-import { noticeWebhookIdFor, type NoticeSchedule } from './notice-schedule';
-import type { NotificationBatcher, OnItsWay } from './notification-batcher';
-import type { NotificationSender } from './notification-sender';
-import { backoffMs, Stopping, type NotificationWriter } from './notification-writer';
-import type { NotifierModel } from './notifier-model';
+import { noticeWebhookIdFor } from './notice-schedule';
+import type { OnItsWay } from './notification-batcher';
+import { Stopping } from './notification-writer';
+import type { ProcessorParts, ProcessorSettings } from './processor-parts';
 import { Replay } from './replay';
 
 /** The streams the processor follows, by name prefix. */
 export const FOLLOWED_STREAM_PREFIXES = [INSTANCE_STREAM_PREFIX, INBOX_STREAM_PREFIX, NOTIFICATIONS_STREAM_PREFIX];
-
-/** The components the processor routes the workflow's outputs to. */
-export interface ProcessorParts {
-  store: EventStore;
-  model: NotifierModel;
-  writer: NotificationWriter;
-  batcher: NotificationBatcher;
-  scheduler: FairScheduler;
-  sender: NotificationSender;
-  notices: NoticeSchedule;
-  metrics: NotifierMetrics;
-  logger: Logger;
-  clock: Clock;
-}
-
-/** What the processor needs of the configuration, and no more. */
-export interface ProcessorSettings {
-  /** RETRY_SCHEDULE, in seconds, after the immediate first attempt. */
-  retryScheduleSeconds: readonly number[];
-  /** Internal retries of the 410 switch-off when the instance changed underneath it. */
-  conflictRetries: number;
-  /** EXPIRY_NOTICE_HOURS. */
-  expiryNoticeHours: readonly number[];
-  /** How often to look for instance notices due; at most a second, so that one is made within 5 s. */
-  noticeCheckMs: number;
-  /** A number in [0, 1) for the retry jitter (Math.random; fixed in unit specs). */
-  random(): number;
-}
 
 /** What an output is carried out with: the traffic's or the event's position in the log, the
  * notification being attempted. */
@@ -234,7 +203,7 @@ export class NotifierProcessor implements LogConsumer, DueWork {
         onUnavailable: async (error, attempt) => {
           guard();
           this.parts.logger.warn('store unavailable while switching delivery off after a 410; retrying', { instanceId, error });
-          await sleep(backoffMs(attempt));
+          await sleep(retryDelayMs(attempt));
         },
       },
     );

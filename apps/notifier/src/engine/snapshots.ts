@@ -7,7 +7,7 @@ import type { EventStore } from '@gw/event-store';
  * what the model keeps changes shape: a notifier ignores a snapshot of another version and replays
  * the log from the start instead (and then writes a snapshot of its own).
  */
-export const SNAPSHOT_VERSION = 6;
+export const SNAPSHOT_VERSION = 7;
 
 /** Instances per snapshot event, so that no event grows past what an engine accepts (EventStoreDB:
  * 16 MiB by default) even with full notification bodies. */
@@ -23,7 +23,7 @@ export interface NotifierSnapshot {
   entries: SnapshotEntry[];
 }
 
-export function snapshotStreamName(partition: number, partitions: number, position: bigint): string {
+function snapshotStreamName(partition: number, partitions: number, position: bigint): string {
   return `notifier-snapshot-${partition}-of-${partitions}-at-${position}`;
 }
 
