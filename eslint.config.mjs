@@ -4,6 +4,7 @@
 import { builtinModules } from 'node:module';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
 
 const FRAMEWORKS = ['@nestjs/*', 'express', 'class-validator', 'class-transformer', 'rxjs', 'reflect-metadata'];
 const STORE_CLIENTS = ['@eventstore/*', 'better-sqlite3'];
@@ -230,4 +231,6 @@ export default [
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  // Layout is Prettier's (npm run lint:format): no lint rule may disagree with it.
+  prettier,
 ];
