@@ -10,11 +10,20 @@ const FRAMEWORKS = ['@nestjs/*', 'express', 'class-validator', 'class-transforme
 const STORE_CLIENTS = ['@eventstore/*', 'better-sqlite3'];
 // Every Node built-in module (node:sqlite, node:test and whatever comes next included), and the
 // packages that reach the network.
-const NODE_IO = [...builtinModules.filter((m) => !m.startsWith('_')).flatMap((m) => [m, `${m}/*`]), 'undici', 'node-fetch', 'axios'];
+const NODE_IO = [
+  ...builtinModules.filter((m) => !m.startsWith('_')).flatMap((m) => [m, `${m}/*`]),
+  'undici',
+  'node-fetch',
+  'axios',
+];
 
 /** Which projects each kind may depend on, and which packages it may not import. */
 const depConstraints = [
-  { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:contract'], bannedExternalImports: [...FRAMEWORKS, ...STORE_CLIENTS] },
+  {
+    sourceTag: 'type:contract',
+    onlyDependOnLibsWithTags: ['type:contract'],
+    bannedExternalImports: [...FRAMEWORKS, ...STORE_CLIENTS],
+  },
   {
     sourceTag: 'type:domain',
     onlyDependOnLibsWithTags: ['type:domain', 'type:contract'],
@@ -42,14 +51,26 @@ const depConstraints = [
     bannedExternalImports: [...FRAMEWORKS, ...STORE_CLIENTS],
   },
   // NestJS glue shared by the apps: framework allowed, stores not.
-  { sourceTag: 'type:nest', onlyDependOnLibsWithTags: ['type:config', 'type:contract', 'type:util'], bannedExternalImports: STORE_CLIENTS },
-  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contract'], bannedExternalImports: [...FRAMEWORKS, ...STORE_CLIENTS] },
+  {
+    sourceTag: 'type:nest',
+    onlyDependOnLibsWithTags: ['type:config', 'type:contract', 'type:util'],
+    bannedExternalImports: STORE_CLIENTS,
+  },
+  {
+    sourceTag: 'type:util',
+    onlyDependOnLibsWithTags: ['type:util', 'type:contract'],
+    bannedExternalImports: [...FRAMEWORKS, ...STORE_CLIENTS],
+  },
   // Test support starts the built apps and may open the store directly; only tests use it.
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['*'], bannedExternalImports: [] },
   // Apps reach stores only through the event-store port and the projections lib.
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'], bannedExternalImports: STORE_CLIENTS },
   // The dashboard runs in the browser: the contract's error table, and nothing of Node or the server.
-  { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contract'], bannedExternalImports: [...NODE_IO, ...FRAMEWORKS, ...STORE_CLIENTS] },
+  {
+    sourceTag: 'type:web',
+    onlyDependOnLibsWithTags: ['type:contract'],
+    bannedExternalImports: [...NODE_IO, ...FRAMEWORKS, ...STORE_CLIENTS],
+  },
 ];
 
 const pureDomainFiles = ['libs/domain/**/*.ts', 'libs/contract/**/*.ts'];
@@ -69,7 +90,10 @@ const refuse = (files, patterns, ignores = []) => ({
   ignores: [...testFiles, ...ignores],
   rules: { 'no-restricted-imports': ['error', { paths: [], patterns }] },
 });
-const onlyInAdapter = (client, adapter) => ({ group: [client], message: `Only the ${adapter} adapter (libs/event-store/src/${adapter}) imports ${client}.` });
+const onlyInAdapter = (client, adapter) => ({
+  group: [client],
+  message: `Only the ${adapter} adapter (libs/event-store/src/${adapter}) imports ${client}.`,
+});
 
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.nx/**', '**/coverage/**', '**/__fixtures__/**', 'tmp/**'] },
@@ -92,23 +116,46 @@ export default [
         {
           paths: [],
           patterns: [
-            { group: ['node:*', ...NODE_IO], message: 'The domain is pure: no Node I/O. Pass what you need in through the command.' },
+            {
+              group: ['node:*', ...NODE_IO],
+              message: 'The domain is pure: no Node I/O. Pass what you need in through the command.',
+            },
             { group: [...FRAMEWORKS, ...STORE_CLIENTS], message: 'The domain is pure: no framework or store client.' },
           ],
         },
       ],
       'no-restricted-globals': [
         'error',
-        ...['fetch', 'process', 'performance', 'crypto', 'setTimeout', 'setInterval', 'setImmediate', 'require', 'Buffer'].map((name) => ({
+        ...[
+          'fetch',
+          'process',
+          'performance',
+          'crypto',
+          'setTimeout',
+          'setInterval',
+          'setImmediate',
+          'require',
+          'Buffer',
+        ].map((name) => ({
           name,
-          message: 'The domain is pure: no I/O, clock, randomness or environment. Pass what you need in through the command.',
+          message:
+            'The domain is pure: no I/O, clock, randomness or environment. Pass what you need in through the command.',
         })),
       ],
       'no-restricted-syntax': [
         'error',
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'The domain takes `now` from the command.' },
-        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'The domain takes `now` from the command.' },
-        { selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']", message: 'Randomness comes in through the command.' },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'The domain takes `now` from the command.',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'The domain takes `now` from the command.',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']",
+          message: 'Randomness comes in through the command.',
+        },
         { selector: "CallExpression[callee.property.name='randomUUID']", message: 'Ids come in through the command.' },
       ],
     },
@@ -123,7 +170,16 @@ export default [
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [], patterns: [{ regex: STORE_ADAPTER_ENTRIES, caseSensitive: true, message: 'Use the port (@gw/event-store); an adapter is chosen in main.ts.' }] },
+        {
+          paths: [],
+          patterns: [
+            {
+              regex: STORE_ADAPTER_ENTRIES,
+              caseSensitive: true,
+              message: 'Use the port (@gw/event-store); an adapter is chosen in main.ts.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -135,23 +191,40 @@ export default [
         'error',
         {
           paths: [],
-          patterns: [{ regex: '^@gw/event-store/(esdb|memory|open)$', caseSensitive: true, message: 'The read models use the port, and only the SQLite file handling of @gw/event-store/sqlite.' }],
+          patterns: [
+            {
+              regex: '^@gw/event-store/(esdb|memory|open)$',
+              caseSensitive: true,
+              message: 'The read models use the port, and only the SQLite file handling of @gw/event-store/sqlite.',
+            },
+          ],
         },
       ],
     },
   },
   // Inside the store libs, each client stays in its adapter's folder, and the port's files import no
   // adapter, so that `@gw/event-store` loads neither client.
-  refuse(['libs/event-store/src/*.ts', 'libs/event-store/src/__fixtures__/*.ts'], [
-    { group: STORE_CLIENTS, message: 'The port imports no store client; adapters do.' },
-    { regex: STORE_ADAPTER_FOLDERS, caseSensitive: true, message: 'The port imports no adapter: each has its own entry point.' },
-  ]),
-  refuse(['libs/event-store/src/**/*.ts'], [{ group: STORE_CLIENTS, message: 'Only the sqlite and esdb adapters import a store client.' }], [
-    'libs/event-store/src/*.ts',
-    'libs/event-store/src/__fixtures__/*.ts',
-    'libs/event-store/src/sqlite/**',
-    'libs/event-store/src/esdb/**',
-  ]),
+  refuse(
+    ['libs/event-store/src/*.ts', 'libs/event-store/src/__fixtures__/*.ts'],
+    [
+      { group: STORE_CLIENTS, message: 'The port imports no store client; adapters do.' },
+      {
+        regex: STORE_ADAPTER_FOLDERS,
+        caseSensitive: true,
+        message: 'The port imports no adapter: each has its own entry point.',
+      },
+    ],
+  ),
+  refuse(
+    ['libs/event-store/src/**/*.ts'],
+    [{ group: STORE_CLIENTS, message: 'Only the sqlite and esdb adapters import a store client.' }],
+    [
+      'libs/event-store/src/*.ts',
+      'libs/event-store/src/__fixtures__/*.ts',
+      'libs/event-store/src/sqlite/**',
+      'libs/event-store/src/esdb/**',
+    ],
+  ),
   {
     // `open` names the EventStoreDB adapter only as a type and requires it when chosen: loading its
     // client costs every process on the embedded store about 150 ms at start.
@@ -160,7 +233,17 @@ export default [
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [], patterns: [{ regex: '/esdb(/|$)', caseSensitive: true, allowTypeImports: true, message: 'Require the EventStoreDB adapter lazily, when chosen.' }] },
+        {
+          paths: [],
+          patterns: [
+            {
+              regex: '/esdb(/|$)',
+              caseSensitive: true,
+              allowTypeImports: true,
+              message: 'Require the EventStoreDB adapter lazily, when chosen.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -171,7 +254,15 @@ export default [
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [], patterns: [{ group: ['node:*', ...NODE_IO, ...FRAMEWORKS, ...STORE_CLIENTS], message: 'The dashboard runs in the browser: no Node module, framework or store client.' }] },
+        {
+          paths: [],
+          patterns: [
+            {
+              group: ['node:*', ...NODE_IO, ...FRAMEWORKS, ...STORE_CLIENTS],
+              message: 'The dashboard runs in the browser: no Node module, framework or store client.',
+            },
+          ],
+        },
       ],
       'no-restricted-globals': [
         'error',
@@ -181,11 +272,26 @@ export default [
         'error',
         // The same storage reached as a member (window.localStorage, globalThis['sessionStorage'],
         // document.cookie) or taken out of one (const { localStorage } = window).
-        { selector: `MemberExpression[computed=false][property.name=${STORAGE_MEMBER}]`, message: 'Credentials stay in memory: no browser storage or cookies.' },
-        { selector: `MemberExpression[computed=true][property.value=${STORAGE_MEMBER}]`, message: 'Credentials stay in memory: no browser storage or cookies.' },
-        { selector: `ObjectPattern > Property[key.name=${STORAGE_MEMBER}]`, message: 'Credentials stay in memory: no browser storage or cookies.' },
-        { selector: "MemberExpression[property.name=/^(innerHTML|outerHTML)$/]", message: 'Build elements with h(); text goes in as text.' },
-        { selector: "CallExpression[callee.property.name=/^(pushState|replaceState|insertAdjacentHTML)$/]", message: 'Nothing goes into the page URL or in as markup.' },
+        {
+          selector: `MemberExpression[computed=false][property.name=${STORAGE_MEMBER}]`,
+          message: 'Credentials stay in memory: no browser storage or cookies.',
+        },
+        {
+          selector: `MemberExpression[computed=true][property.value=${STORAGE_MEMBER}]`,
+          message: 'Credentials stay in memory: no browser storage or cookies.',
+        },
+        {
+          selector: `ObjectPattern > Property[key.name=${STORAGE_MEMBER}]`,
+          message: 'Credentials stay in memory: no browser storage or cookies.',
+        },
+        {
+          selector: 'MemberExpression[property.name=/^(innerHTML|outerHTML)$/]',
+          message: 'Build elements with h(); text goes in as text.',
+        },
+        {
+          selector: 'CallExpression[callee.property.name=/^(pushState|replaceState|insertAdjacentHTML)$/]',
+          message: 'Nothing goes into the page URL or in as markup.',
+        },
       ],
     },
   },
@@ -197,17 +303,33 @@ export default [
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'The notifier engine takes the time from its Clock.' },
-        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'The notifier engine takes the time from its Clock.' },
-        { selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']", message: 'The notifier engine takes randomness from its settings.' },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'The notifier engine takes the time from its Clock.',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'The notifier engine takes the time from its Clock.',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']",
+          message: 'The notifier engine takes randomness from its settings.',
+        },
       ],
     },
   },
   refuse(['libs/event-store/src/sqlite/**/*.ts'], [onlyInAdapter('@eventstore/*', 'esdb')]),
   refuse(['libs/event-store/src/esdb/**/*.ts'], [onlyInAdapter('better-sqlite3', 'sqlite')]),
-  refuse(['libs/projections/src/**/*.ts'], [{ group: ['better-sqlite3'], message: 'Read models and their queries know no storage; the SQLite implementation lives in sqlite/.' }], [
-    'libs/projections/src/sqlite/**',
-  ]),
+  refuse(
+    ['libs/projections/src/**/*.ts'],
+    [
+      {
+        group: ['better-sqlite3'],
+        message: 'Read models and their queries know no storage; the SQLite implementation lives in sqlite/.',
+      },
+    ],
+    ['libs/projections/src/sqlite/**'],
+  ),
   {
     // Tests may open the real store directly to set up or break things (e.g. hold its write lock).
     files: testFiles,

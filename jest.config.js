@@ -13,7 +13,12 @@ module.exports = {
   testMatch: ['**/*.spec.ts'],
   // The reliability suite (load, chaos, fuzz) runs on its own: `npm run test:reliability`; so do
   // the soak (`npm run test:soak`) and the browser suite (`npm run test:browser`).
-  testPathIgnorePatterns: ['/node_modules/', '\\.reliability\\.spec\\.ts$', '\\.soak\\.spec\\.ts$', '\\.browser\\.spec\\.ts$'],
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    '\\.reliability\\.spec\\.ts$',
+    '\\.soak\\.spec\\.ts$',
+    '\\.browser\\.spec\\.ts$',
+  ],
   moduleNameMapper,
   transform: {
     '^.+\\.ts$': [

@@ -16,7 +16,16 @@ if (unknown.length > 0) {
 const root = path.resolve(__dirname, '..');
 const result = spawnSync(
   process.execPath,
-  [require.resolve('jest/bin/jest', { paths: [root] }), '--config', 'jest.config.js', 'libs/application/src/event-schema/event-fixtures.spec.ts'],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, EVENT_FIXTURES: args.includes('--force') ? 'force' : 'write' } },
+  [
+    require.resolve('jest/bin/jest', { paths: [root] }),
+    '--config',
+    'jest.config.js',
+    'libs/application/src/event-schema/event-fixtures.spec.ts',
+  ],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, EVENT_FIXTURES: args.includes('--force') ? 'force' : 'write' },
+  },
 );
 process.exit(result.status ?? 1);

@@ -23,7 +23,12 @@ function stopAll(signal) {
 }
 
 /** Where a person reaches a listener bound to `address`: a wildcard address is this machine. */
-const reachable = (address) => (!address || address === '0.0.0.0' || address === '::' ? 'localhost' : address.includes(':') ? `[${address}]` : address);
+const reachable = (address) =>
+  !address || address === '0.0.0.0' || address === '::'
+    ? 'localhost'
+    : address.includes(':')
+      ? `[${address}]`
+      : address;
 
 const readyPorts = {};
 
@@ -42,7 +47,8 @@ function announce() {
       `Internal ingest host: http://${internalHost}:${api.internal}/`,
     );
   }
-  if (readyPorts.notifier) lines.push(`Notifier: http://${internalHost}:${readyPorts.notifier.notifier}/healthz and /metrics`);
+  if (readyPorts.notifier)
+    lines.push(`Notifier: http://${internalHost}:${readyPorts.notifier.notifier}/healthz and /metrics`);
   process.stderr.write(`${lines.join('\n')}\n`);
 }
 
@@ -73,11 +79,15 @@ for (const name of names) {
     process.stderr.write(`unknown app "${name}"; known: ${Object.keys(APPS).join(', ')}\n`);
     process.exit(1);
   }
-  const child = spawn(process.execPath, ['--enable-source-maps', '-r', require.resolve('tsconfig-paths/register'), path.join(root, entry)], {
-    stdio: ['inherit', 'pipe', 'inherit'],
-    // `npm start` is the development entry point; deployments set NODE_ENV=production.
-    env: { NODE_ENV: 'development', ...process.env, TS_NODE_PROJECT: path.join(root, 'tsconfig.runtime.json') },
-  });
+  const child = spawn(
+    process.execPath,
+    ['--enable-source-maps', '-r', require.resolve('tsconfig-paths/register'), path.join(root, entry)],
+    {
+      stdio: ['inherit', 'pipe', 'inherit'],
+      // `npm start` is the development entry point; deployments set NODE_ENV=production.
+      env: { NODE_ENV: 'development', ...process.env, TS_NODE_PROJECT: path.join(root, 'tsconfig.runtime.json') },
+    },
+  );
   children.set(name, child);
   watchForReady(name, child.stdout);
   child.on('exit', (code, signal) => {
@@ -86,7 +96,7 @@ for (const name of names) {
       process.exitCode = code ?? 1;
       stopAll('SIGTERM');
     }
-    if (children.size === 0) process.exit(process.exitCode ?? (signal ? 1 : code ?? 0));
+    if (children.size === 0) process.exit(process.exitCode ?? (signal ? 1 : (code ?? 0)));
   });
 }
 

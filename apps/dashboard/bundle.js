@@ -16,7 +16,11 @@ const out = path.join(root, 'dist/apps/dashboard');
 
 function typeCheck() {
   const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => ts.sys.newLine };
-  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
   if (!parsed) throw new Error(`cannot read ${configPath}`);
   const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
   const diagnostics = [...parsed.errors, ...ts.getPreEmitDiagnostics(program)];
@@ -75,7 +79,8 @@ async function main() {
   writeAtomically(path.join(out, 'index.html'), html);
   // What an earlier build left: assets whose content (so whose hashed name) is no longer used.
   const kept = new Set(Object.values(names));
-  for (const name of readdirSync(path.join(out, 'assets'))) if (!kept.has(name)) rmSync(path.join(out, 'assets', name), { force: true });
+  for (const name of readdirSync(path.join(out, 'assets')))
+    if (!kept.has(name)) rmSync(path.join(out, 'assets', name), { force: true });
   // Progress goes to stderr: stdout belongs to whatever runs after the build (`npm run --silent ops`
   // pipes the CLI's JSON lines into other tools).
   process.stderr.write(`${path.relative(root, out)}: index.html, ${Object.values(names).join(', ')}\n`);

@@ -47,8 +47,11 @@ async function main() {
   if (apps.length === 0) apps = appsOfStartJs();
   if (apps.length === 0) apps = Object.keys(LISTENERS);
   const unknown = apps.filter((app) => !LISTENERS[app]);
-  if (unknown.length > 0) throw new Error(`unknown app(s) ${unknown.join(', ')}; known: ${Object.keys(LISTENERS).join(', ')}`);
-  const problems = (await Promise.all(apps.flatMap((app) => LISTENERS[app].map(([host, port]) => probe(host, port))))).filter(Boolean);
+  if (unknown.length > 0)
+    throw new Error(`unknown app(s) ${unknown.join(', ')}; known: ${Object.keys(LISTENERS).join(', ')}`);
+  const problems = (
+    await Promise.all(apps.flatMap((app) => LISTENERS[app].map(([host, port]) => probe(host, port))))
+  ).filter(Boolean);
   if (problems.length > 0) {
     process.stderr.write(`unhealthy: ${problems.join('; ')}\n`);
     process.exit(1);

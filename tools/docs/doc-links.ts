@@ -4,9 +4,20 @@ import { dirname, join, relative } from 'node:path';
 /** The repository's own documentation: the README, docs/, the benchmarks' history and the tools' READMEs. */
 export function documentationFiles(root: string): string[] {
   const inDir = (dir: string, keep: (name: string) => boolean) =>
-    existsSync(join(root, dir)) ? readdirSync(join(root, dir)).filter(keep).map((name) => join(dir, name)) : [];
-  const toolReadmes = inDir('tools', () => true).flatMap((tool) => (existsSync(join(root, tool, 'README.md')) ? [join(tool, 'README.md')] : []));
-  return ['README.md', ...inDir('docs', (name) => name.endsWith('.md')), ...inDir('bench', (name) => name === 'README.md'), ...toolReadmes];
+    existsSync(join(root, dir))
+      ? readdirSync(join(root, dir))
+          .filter(keep)
+          .map((name) => join(dir, name))
+      : [];
+  const toolReadmes = inDir('tools', () => true).flatMap((tool) =>
+    existsSync(join(root, tool, 'README.md')) ? [join(tool, 'README.md')] : [],
+  );
+  return [
+    'README.md',
+    ...inDir('docs', (name) => name.endsWith('.md')),
+    ...inDir('bench', (name) => name === 'README.md'),
+    ...toolReadmes,
+  ];
 }
 
 /** Lines outside fenced code blocks, with inline code removed. */
@@ -55,7 +66,10 @@ export function brokenLinks(root: string, file: string): string[] {
         problems.push(`${file}: ${target} leads outside the repository`);
       } else if (!existsSync(resolved)) {
         problems.push(`${file}: ${target} names no file`);
-      } else if (anchor !== undefined && !(resolved.endsWith('.md') && headingAnchors(readFileSync(resolved, 'utf8')).has(anchor))) {
+      } else if (
+        anchor !== undefined &&
+        !(resolved.endsWith('.md') && headingAnchors(readFileSync(resolved, 'utf8')).has(anchor))
+      ) {
         problems.push(`${file}: ${target} names no heading`);
       }
     }

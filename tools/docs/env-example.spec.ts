@@ -26,7 +26,7 @@ describe('.env.example', () => {
   const table = tableVariables(readFileSync(join(root, 'README.md'), 'utf8'));
   const example = exampleVariables(readFileSync(join(root, '.env.example'), 'utf8'));
 
-  it('names every variable of README\'s Configuration table, once, and no other', () => {
+  it("names every variable of README's Configuration table, once, and no other", () => {
     expect(table.length).toBeGreaterThan(30);
     expect([...example].sort()).toEqual([...new Set(table)].sort());
     expect(new Set(example).size).toBe(example.length);

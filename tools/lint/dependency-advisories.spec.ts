@@ -20,10 +20,14 @@ function atLeast(version: string, minimum: string): boolean {
 }
 
 describe('dependency advisories', () => {
-  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> };
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version?: string }>;
+  };
 
   it.each(Object.entries(FIXED_IN))('installs no %s older than %s', (name, fixed) => {
-    const copies = Object.entries(lock.packages).filter(([path]) => path === `node_modules/${name}` || path.endsWith(`/node_modules/${name}`));
+    const copies = Object.entries(lock.packages).filter(
+      ([path]) => path === `node_modules/${name}` || path.endsWith(`/node_modules/${name}`),
+    );
     expect(copies.filter(([, entry]) => !atLeast(entry.version ?? '0.0.0', fixed))).toEqual([]);
   });
 });

@@ -10,7 +10,16 @@ interface Cruise {
 function cruise(dir: string): Cruise {
   const result = spawnSync(
     process.execPath,
-    [join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), dir, '--config', '.dependency-cruiser.js', '--exclude', '(^|/)node_modules/', '--output-type', 'json'],
+    [
+      join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+      dir,
+      '--config',
+      '.dependency-cruiser.js',
+      '--exclude',
+      '(^|/)node_modules/',
+      '--output-type',
+      'json',
+    ],
     { cwd: ROOT, encoding: 'utf8' },
   );
   if (!result.stdout) throw new Error(`dependency-cruiser produced no report: ${result.stderr}`);

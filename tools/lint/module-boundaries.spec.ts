@@ -36,10 +36,16 @@ describe('layering is enforced by lint', () => {
 
   it('refuses a framework, a store client and Node I/O in a domain lib', () => {
     const messages = lint(domainFixture);
-    const refusedLines = new Set(messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries' || m.ruleId === 'no-restricted-imports').map((m) => m.line));
+    const refusedLines = new Set(
+      messages
+        .filter((m) => m.ruleId === '@nx/enforce-module-boundaries' || m.ruleId === 'no-restricted-imports')
+        .map((m) => m.line),
+    );
     // Lines 3-8 import @nestjs/common, @eventstore/db-client, better-sqlite3, node:fs, crypto and node:sqlite.
     expect([...refusedLines].sort()).toEqual([3, 4, 5, 6, 7, 8]);
-    expect(messages.some((m) => m.ruleId === '@nx/enforce-module-boundaries' && m.message.includes('@nestjs/common'))).toBe(true);
+    expect(
+      messages.some((m) => m.ruleId === '@nx/enforce-module-boundaries' && m.message.includes('@nestjs/common')),
+    ).toBe(true);
   });
 
   it('refuses the environment, the network and timers as globals in a domain lib', () => {
@@ -59,24 +65,41 @@ describe('layering is enforced by lint', () => {
     expect(messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries').map((m) => m.line)).toEqual([3]);
   });
 
-  const restrictedLines = (file: string, rule: string) => lint(file).filter((m) => m.ruleId === rule).map((m) => m.line);
+  const restrictedLines = (file: string, rule: string) =>
+    lint(file)
+      .filter((m) => m.ruleId === rule)
+      .map((m) => m.line);
 
   it('refuses an event-store adapter chosen anywhere in an app but its main.ts, and lets the port through', () => {
-    expect(restrictedLines('apps/api/src/__fixtures__/store-adapter-in-app.fixture.ts', '@typescript-eslint/no-restricted-imports')).toEqual([6, 7, 8, 9]);
+    expect(
+      restrictedLines(
+        'apps/api/src/__fixtures__/store-adapter-in-app.fixture.ts',
+        '@typescript-eslint/no-restricted-imports',
+      ),
+    ).toEqual([6, 7, 8, 9]);
   });
 
   it('keeps store clients and adapters out of the event-store port, so that importing it loads neither', () => {
-    expect(restrictedLines('libs/event-store/src/__fixtures__/adapter-in-port.fixture.ts', 'no-restricted-imports')).toEqual([6, 7, 8, 9, 10]);
+    expect(
+      restrictedLines('libs/event-store/src/__fixtures__/adapter-in-port.fixture.ts', 'no-restricted-imports'),
+    ).toEqual([6, 7, 8, 9, 10]);
   });
 
   it('keeps the machine clock and randomness out of the notifier engine: they come from its Clock and settings', () => {
-    const messages = lint('apps/notifier/src/engine/__fixtures__/clock-in-engine.fixture.ts').filter((m) => m.ruleId === 'no-restricted-syntax');
+    const messages = lint('apps/notifier/src/engine/__fixtures__/clock-in-engine.fixture.ts').filter(
+      (m) => m.ruleId === 'no-restricted-syntax',
+    );
     // Lines 3-5: new Date(), Date.now(), Math.random(); line 6 parses a given time and is fine.
     expect(messages.map((m) => m.line)).toEqual([3, 4, 5]);
   });
 
   it('refuses an eager import of the EventStoreDB adapter in open, and lets its type through', () => {
-    expect(restrictedLines('libs/event-store/src/open/__fixtures__/eager-esdb.fixture.ts', '@typescript-eslint/no-restricted-imports')).toEqual([5]);
+    expect(
+      restrictedLines(
+        'libs/event-store/src/open/__fixtures__/eager-esdb.fixture.ts',
+        '@typescript-eslint/no-restricted-imports',
+      ),
+    ).toEqual([5]);
   });
 
   it('keeps the dashboard off browser storage and cookies, as globals or as members', () => {

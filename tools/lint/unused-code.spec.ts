@@ -20,15 +20,30 @@ interface KnipIssue {
  */
 function knipOnFixture(): { files: string[]; issues: KnipIssue[] } {
   const text = readFileSync(join(ROOT, 'knip.jsonc'), 'utf8');
-  const { config, error } = ts.parseConfigFileTextToJson('knip.jsonc', text) as { config: Record<string, unknown>; error?: unknown };
+  const { config, error } = ts.parseConfigFileTextToJson('knip.jsonc', text) as {
+    config: Record<string, unknown>;
+    error?: unknown;
+  };
   if (error) throw new Error('knip.jsonc cannot be read');
   const dir = mkdtempSync(join(process.env['GW_TEST_TMP'] ?? tmpdir(), 'knip-'));
   try {
     const configFile = join(dir, 'knip.json');
-    writeFileSync(configFile, JSON.stringify({ ...config, entry: [`${FIXTURE}/entry.ts`], project: [`${FIXTURE}/**/*.ts`], ignore: [] }));
+    writeFileSync(
+      configFile,
+      JSON.stringify({ ...config, entry: [`${FIXTURE}/entry.ts`], project: [`${FIXTURE}/**/*.ts`], ignore: [] }),
+    );
     const result = spawnSync(
       process.execPath,
-      [join(ROOT, 'node_modules/knip/bin/knip.js'), '--config', configFile, '--include', 'files,exports,types', '--reporter', 'json', '--no-progress'],
+      [
+        join(ROOT, 'node_modules/knip/bin/knip.js'),
+        '--config',
+        configFile,
+        '--include',
+        'files,exports,types',
+        '--reporter',
+        'json',
+        '--no-progress',
+      ],
       { cwd: ROOT, encoding: 'utf8' },
     );
     if (!result.stdout) throw new Error(`knip produced no report: ${result.stderr}`);

@@ -22,7 +22,11 @@ const report = (diagnostics) => {
   process.stderr.write(format(diagnostics, host));
 };
 
-const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => report([d]) });
+const parsed = ts.getParsedCommandLineOfConfigFile(
+  configPath,
+  {},
+  { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => report([d]) },
+);
 if (!parsed) process.exit(1);
 if (parsed.errors.length > 0) {
   report(parsed.errors);
@@ -34,11 +38,17 @@ if (!outDir) throw new Error(`${configPath} sets no outDir`);
 const projectDir = path.dirname(configPath) + path.sep;
 const own = path.join(outDir, path.relative(root, projectDir)) + path.sep;
 
-const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences });
+const program = ts.createProgram({
+  rootNames: parsed.fileNames,
+  options: parsed.options,
+  projectReferences: parsed.projectReferences,
+});
 // The project's own sources. The libraries it imports are type-checked by their own build tasks
 // (dependsOn ^build), so here they only provide types: checking their bodies again in every
 // dependent would make the builds several times slower.
-const ownSources = program.getSourceFiles().filter((sf) => !sf.isDeclarationFile && path.resolve(sf.fileName).startsWith(projectDir));
+const ownSources = program
+  .getSourceFiles()
+  .filter((sf) => !sf.isDeclarationFile && path.resolve(sf.fileName).startsWith(projectDir));
 const diagnostics = [
   ...program.getConfigFileParsingDiagnostics(),
   ...program.getOptionsDiagnostics(),

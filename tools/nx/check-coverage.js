@@ -13,11 +13,25 @@ const ts = require('typescript');
 
 const root = path.resolve(__dirname, '../..');
 const env = { ...process.env, NX_DAEMON: 'false' };
-const run = (file, args) => execFileSync(process.execPath, [require.resolve(file, { paths: [root] }), ...args], { cwd: root, env, encoding: 'utf8' });
+const run = (file, args) =>
+  execFileSync(process.execPath, [require.resolve(file, { paths: [root] }), ...args], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+  });
 const relative = (files) => files.map((f) => path.relative(root, path.resolve(root, f))).sort();
-const listTests = (args) => relative(run('jest/bin/jest', ['--config', 'jest.config.js', '--listTests', ...args]).split('\n').filter(Boolean));
+const listTests = (args) =>
+  relative(
+    run('jest/bin/jest', ['--config', 'jest.config.js', '--listTests', ...args])
+      .split('\n')
+      .filter(Boolean),
+  );
 const listSources = (tsconfig) => {
-  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(root, tsconfig), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    path.join(root, tsconfig),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
   if (!parsed) throw new Error(`cannot read ${tsconfig}`);
   return relative(parsed.fileNames);
 };
@@ -44,7 +58,8 @@ function owners(what, expected, list) {
       else problems.push(`${file}: in ${name}:${what} but not in the npm script's run`);
     }
   }
-  for (const [file, names] of owned) if (names.length !== 1) problems.push(`${file}: in ${names.length ? names.join(', ') : 'no project'}'s ${what}`);
+  for (const [file, names] of owned)
+    if (names.length !== 1) problems.push(`${file}: in ${names.length ? names.join(', ') : 'no project'}'s ${what}`);
   console.log(`${what}: ${expected.length} files, ${problems.length} problems`);
   for (const p of problems) console.log(`  ${p}`);
   return problems.length;

@@ -24,7 +24,10 @@ function targetsOf(projectRoot, workspaceRoot) {
       dependsOn: ['^build'],
       inputs: ['production', '^production', '{workspaceRoot}/tools/nx/build-project.js'],
       outputs: ['{workspaceRoot}/dist/{projectRoot}'],
-      metadata: { description: `Type-check with ${tsconfig} and emit into dist/${projectRoot}`, technologies: ['typescript'] },
+      metadata: {
+        description: `Type-check with ${tsconfig} and emit into dist/${projectRoot}`,
+        technologies: ['typescript'],
+      },
     };
   }
 
@@ -66,7 +69,8 @@ const createNodes = [
  * restored from the cache), its saved state may no longer match dist/, so it must rebuild fully. */
 function postTasksExecution(_options, context) {
   const touchedDist = Object.values(context.taskResults).some(
-    ({ task, status }) => task.target.target === 'build' && status !== 'local-cache-kept-existing' && status !== 'skipped',
+    ({ task, status }) =>
+      task.target.target === 'build' && status !== 'local-cache-kept-existing' && status !== 'skipped',
   );
   if (touchedDist) rmSync(join(context.workspaceRoot, 'dist/.tsbuildinfo'), { force: true });
 }

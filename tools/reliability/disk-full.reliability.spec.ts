@@ -75,9 +75,21 @@ describeWithTmpfs('disk full under load (a 16 MiB tmpfs filled to the last byte)
     pids = [api.pid, notifier.pid];
     const delivery: DeliveryInstance[] = [];
     for (let i = 0; i < DELIVERY_INSTANCES; i++) {
-      const created = expectSuccess(await get(api.url('account'), '/newInstance', { email: account.email, token: account.apikey, packageid: 'monthly' }));
+      const created = expectSuccess(
+        await get(api.url('account'), '/newInstance', {
+          email: account.email,
+          token: account.apikey,
+          packageid: 'monthly',
+        }),
+      );
       const path = `/delivery-${i}`;
-      expectSuccess(await postJson(api.url('instance'), '/webhook', { instanceid: created.instanceid, token: created.token, webhookUrl: receiver.url(path) }));
+      expectSuccess(
+        await postJson(api.url('instance'), '/webhook', {
+          instanceid: created.instanceid,
+          token: created.token,
+          webhookUrl: receiver.url(path),
+        }),
+      );
       delivery.push({ instanceid: created.instanceid, token: created.token, path, messages: [], acks: [] });
     }
     const urls = { account: api.url('account'), instance: api.url('instance'), internal: api.url('internal') };
@@ -132,17 +144,27 @@ describeWithTmpfs('disk full under load (a 16 MiB tmpfs filled to the last byte)
         for (const o of inPhase('freed')) if (o.result === 'ok') recovered[o.kind] ??= o.at - t.freed;
         return WRITE_KINDS.every((k) => recovered[k] !== undefined);
       };
-      await until('a success of every kind of write after the filler was deleted', firstSuccesses, RECOVERY_BOUND_MS, 100);
+      await until(
+        'a success of every kind of write after the filler was deleted',
+        firstSuccesses,
+        RECOVERY_BOUND_MS,
+        100,
+      );
       t.recovered = Date.now();
       await sleep(AFTER_MS);
     } finally {
       await load.stop();
       rmSync(filler(), { force: true });
       for (const phase of ['before', 'full', 'freed'] as const) {
-        process.stdout.write(`[disk-full] ${phase}: writes ${tally(inPhase(phase))}, reads ${tally(inPhase(phase, ['list', 'status']))}\n`);
+        process.stdout.write(
+          `[disk-full] ${phase}: writes ${tally(inPhase(phase))}, reads ${tally(inPhase(phase, ['list', 'status']))}\n`,
+        );
       }
-      process.stdout.write(`[disk-full] writes acknowledged for ${t.refused ? t.refused - t.full : '?'} ms after filling; first success after freeing (ms): ${JSON.stringify(recovered)}\n`);
-      for (const app of [api!, notifier!]) process.stdout.write(`[disk-full] ${app.app} warnings and errors: ${JSON.stringify(logSummary(app.output))}\n`);
+      process.stdout.write(
+        `[disk-full] writes acknowledged for ${t.refused ? t.refused - t.full : '?'} ms after filling; first success after freeing (ms): ${JSON.stringify(recovered)}\n`,
+      );
+      for (const app of [api!, notifier!])
+        process.stdout.write(`[disk-full] ${app.app} warnings and errors: ${JSON.stringify(logSummary(app.output))}\n`);
     }
 
     // Every answer is a success or 0011 (with the host's status), in every phase: no 5xx, no other code.
@@ -151,8 +173,13 @@ describeWithTmpfs('disk full under load (a 16 MiB tmpfs filled to the last byte)
     // Once writes were refused, every write of every kind was, until the filler was deleted (a
     // request sent just before may reach the API just after).
     const whileFull = inPhase('full').filter((o) => o.startedAt >= t.refused && o.at < t.freed);
-    for (const kind of WRITE_KINDS) expect({ kind, refused: whileFull.filter((o) => o.kind === kind).length > 0 }).toEqual({ kind, refused: true });
-    expect(whileFull.filter((o) => o.result !== 'unavailable').map((o) => `${o.kind} ${o.result} at +${o.startedAt - t.full} ms`)).toEqual([]);
+    for (const kind of WRITE_KINDS)
+      expect({ kind, refused: whileFull.filter((o) => o.kind === kind).length > 0 }).toEqual({ kind, refused: true });
+    expect(
+      whileFull
+        .filter((o) => o.result !== 'unavailable')
+        .map((o) => `${o.kind} ${o.result} at +${o.startedAt - t.full} ms`),
+    ).toEqual([]);
     // Recovered by itself: after the first successes, every write succeeds.
     const last = inPhase('freed').filter((o) => o.startedAt > t.recovered + 1000);
     expect(last.length).toBeGreaterThan(0);
@@ -164,22 +191,38 @@ describeWithTmpfs('disk full under load (a 16 MiB tmpfs filled to the last byte)
     for (const url of [api!.url('account'), api!.url('instance'), api!.url('internal'), notifier!.url('notifier')]) {
       expect((await request(`${url}/healthz`)).status).toBe(200);
     }
-    const loggedAfter = (output: string) => output.split('\n').some((line) => (line.match(/"time":"([^"]+)"/)?.[1] ?? '') > new Date(t.recovered).toISOString());
+    const loggedAfter = (output: string) =>
+      output
+        .split('\n')
+        .some((line) => (line.match(/"time":"([^"]+)"/)?.[1] ?? '') > new Date(t.recovered).toISOString());
     expect([api!.app, loggedAfter(api!.output)]).toEqual(['api', true]);
     expect(api!.output).toMatch(/"msg":"log lines were lost: the log could not be written","dropped":\d+/);
   });
 
   it('shows every acknowledged create and webhook change, before, during and after', async () => {
     const answer = expectSuccess(await get(api!.url('account'), '/listInstances', account));
-    const byId = new Map((answer.instances as Array<{ instanceid: string; webhookUrl: string }>).map((i) => [i.instanceid, i]));
+    const byId = new Map(
+      (answer.instances as Array<{ instanceid: string; webhookUrl: string }>).map((i) => [i.instanceid, i]),
+    );
     const problems: string[] = [];
     for (const instance of load.created) {
       const allowed = [instance.acked, ...instance.later];
       const row = byId.get(instance.instanceid);
       if (!row) problems.push(`${instance.instanceid}: acknowledged creation missing from listInstances`);
-      else if (!allowed.includes(row.webhookUrl)) problems.push(`${instance.instanceid}: listInstances webhookUrl "${row.webhookUrl}", acknowledged "${instance.acked}"`);
-      const status = expectSuccess(await postJson(api!.url('instance'), '/getWebhookStatus', { instanceid: instance.instanceid, token: instance.token }));
-      if (!allowed.includes(status.webhookUrl)) problems.push(`${instance.instanceid}: getWebhookStatus webhookUrl "${status.webhookUrl}", acknowledged "${instance.acked}"`);
+      else if (!allowed.includes(row.webhookUrl))
+        problems.push(
+          `${instance.instanceid}: listInstances webhookUrl "${row.webhookUrl}", acknowledged "${instance.acked}"`,
+        );
+      const status = expectSuccess(
+        await postJson(api!.url('instance'), '/getWebhookStatus', {
+          instanceid: instance.instanceid,
+          token: instance.token,
+        }),
+      );
+      if (!allowed.includes(status.webhookUrl))
+        problems.push(
+          `${instance.instanceid}: getWebhookStatus webhookUrl "${status.webhookUrl}", acknowledged "${instance.acked}"`,
+        );
     }
     expect(problems.slice(0, 10)).toEqual([]);
     expect(load.created.length).toBeGreaterThan(0);
@@ -198,7 +241,9 @@ describeWithTmpfs('disk full under load (a 16 MiB tmpfs filled to the last byte)
         ...d.acks.map((a) => `${d.path} ack ${a.id} ${a.status}`).filter((k) => !got.has(k)),
       ]);
     };
-    await until('every acknowledged message and ack delivered', () => missing().length === 0, 60_000, 250).catch(() => undefined);
+    await until('every acknowledged message and ack delivered', () => missing().length === 0, 60_000, 250).catch(
+      () => undefined,
+    );
     expect(missing().slice(0, 10)).toEqual([]);
     expect(load.delivery.every((d) => d.messages.length > 0)).toBe(true);
     expect(notifier!.output).not.toMatch(/delivery attempt failed unexpectedly|stopped following the log/);

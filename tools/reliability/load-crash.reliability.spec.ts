@@ -1,7 +1,16 @@
 import { ApiProcess, createAccount, expectSuccess, get, request, tempDataDir, type Answer } from '@gw/testing';
 import { envelopeProblem, type Host } from './support/envelope';
 import { freePorts, generousRateLimits, seedFor, seededRandom, sleep } from './support/env';
-import { badRequests, DAY_MS, DURATION_DAYS, planExplained, renewalExplained, WEBHOOK_URLS, webhookExplained, type TrackedInstance } from './support/load-model';
+import {
+  badRequests,
+  DAY_MS,
+  DURATION_DAYS,
+  planExplained,
+  renewalExplained,
+  WEBHOOK_URLS,
+  webhookExplained,
+  type TrackedInstance,
+} from './support/load-model';
 import { findSecrets } from './support/secret-scan';
 
 /**
@@ -31,11 +40,18 @@ describe('API under load, killed with SIGKILL twice', () => {
 
   beforeAll(async () => {
     const [account, instance, internal] = await freePorts(3);
-    const env = { ...generousRateLimits(), ACCOUNT_PORT: String(account), API_PORT: String(instance), INTERNAL_PORT: String(internal) };
+    const env = {
+      ...generousRateLimits(),
+      ACCOUNT_PORT: String(account),
+      API_PORT: String(instance),
+      INTERNAL_PORT: String(internal),
+    };
     api = await ApiProcess.start({ dataDir: tempDataDir(), env });
     own = createAccount(api.dataDir, 'load@example.com');
     const b = createAccount(api.dataDir, 'other@example.com');
-    const created = expectSuccess(await get(api.accountUrl, '/newInstance', { email: b.email, token: b.apikey, packageid: 'trial' }));
+    const created = expectSuccess(
+      await get(api.accountUrl, '/newInstance', { email: b.email, token: b.apikey, packageid: 'trial' }),
+    );
     other = { ...b, instanceid: created.instanceid };
   });
   afterAll(async () => {
@@ -44,7 +60,13 @@ describe('API under load, killed with SIGKILL twice', () => {
   });
 
   /** Sends one request; `undefined` when no answer came (allowed only inside a kill window). */
-  async function send(host: Host, what: string, path: string, query: Record<string, string> = {}, init: RequestInit = {}): Promise<Answer | undefined> {
+  async function send(
+    host: Host,
+    what: string,
+    path: string,
+    query: Record<string, string> = {},
+    init: RequestInit = {},
+  ): Promise<Answer | undefined> {
     const base = host === 'account' ? api.accountUrl : api.apiUrl;
     const qs = Object.keys(query).length ? `?${new URLSearchParams(query)}` : '';
     try {
@@ -83,16 +105,33 @@ describe('API under load, killed with SIGKILL twice', () => {
   async function create(): Promise<void> {
     const packageid = random.pick(PACKAGES);
     const issuedAt = Date.now();
-    const answer = await send('account', 'newInstance', '/newInstance', { email: own.email, token: own.apikey, packageid });
+    const answer = await send('account', 'newInstance', '/newInstance', {
+      email: own.email,
+      token: own.apikey,
+      packageid,
+    });
     const result = outcome('newInstance', answer);
     if (result === 'unknown') stats.unknownCreates += 1;
     if (result !== 'ok') return;
     const body = answer!.json;
     const duration = Date.parse(body.expiresAt) - Date.parse(body.createdAt);
-    if (body.packageid !== packageid || duration !== DURATION_DAYS[packageid] * DAY_MS || Date.parse(body.createdAt) < issuedAt - 1000) {
+    if (
+      body.packageid !== packageid ||
+      duration !== DURATION_DAYS[packageid] * DAY_MS ||
+      Date.parse(body.createdAt) < issuedAt - 1000
+    ) {
       problems.push(`newInstance answered ${JSON.stringify({ ...body, token: undefined })} for ${packageid}`);
     }
-    tracked.push({ ...creds(body), createdAt: body.createdAt, busy: false, packageid, expiresAt: body.expiresAt, renewsAfter: [], webhookUrl: '', webhooksAfter: [] });
+    tracked.push({
+      ...creds(body),
+      createdAt: body.createdAt,
+      busy: false,
+      packageid,
+      expiresAt: body.expiresAt,
+      renewsAfter: [],
+      webhookUrl: '',
+      webhooksAfter: [],
+    });
   }
 
   async function list(): Promise<void> {
@@ -101,17 +140,25 @@ describe('API under load, killed with SIGKILL twice', () => {
     if (outcome('listInstances', answer) !== 'ok') return;
     const listed = new Set(answer!.json.instances.map((i: { instanceid: string }) => i.instanceid));
     const missing = expected.filter((id) => !listed.has(id));
-    if (missing.length) problems.push(`listInstances is missing ${missing.length} acknowledged instances, e.g. ${missing[0]}`);
+    if (missing.length)
+      problems.push(`listInstances is missing ${missing.length} acknowledged instances, e.g. ${missing[0]}`);
   }
 
   async function renew(t: TrackedInstance): Promise<void> {
     const packageid = random.pick(PACKAGES);
-    const answer = await send('account', 'renewInstance', '/renewInstance', { ...own, instanceid: t.instanceid, packageid });
+    const answer = await send('account', 'renewInstance', '/renewInstance', {
+      ...own,
+      instanceid: t.instanceid,
+      packageid,
+    });
     const result = outcome('renewInstance', answer);
     if (result === 'unknown') t.renewsAfter.push(packageid);
     if (result !== 'ok') return;
     const body = answer!.json;
-    if (body.packageid !== packageid || !renewalExplained(t, packageid, body.expiresAt)) problems.push(`renewInstance of ${t.instanceid} (${t.expiresAt} + ${packageid}) answered ${JSON.stringify(body)}`);
+    if (body.packageid !== packageid || !renewalExplained(t, packageid, body.expiresAt))
+      problems.push(
+        `renewInstance of ${t.instanceid} (${t.expiresAt} + ${packageid}) answered ${JSON.stringify(body)}`,
+      );
     Object.assign(t, { packageid, expiresAt: body.expiresAt, renewsAfter: [] });
   }
 
@@ -120,17 +167,41 @@ describe('API under load, killed with SIGKILL twice', () => {
     const params = { ...creds(t), webhookUrl };
     const via = random.pick(['account GET', 'GET', 'POST form', 'POST JSON'] as const);
     const answer =
-      via === 'account GET' ? await send('account', `webhook (${via})`, '/webhook', params)
-      : via === 'GET' ? await send('instance', `webhook (${via})`, '/webhook', params)
-      : via === 'POST form'
-        ? await send('instance', `webhook (${via})`, '/webhook', {}, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() })
-        : await send('instance', `webhook (${via})`, '/webhook', { token: 'overridden-by-the-body' }, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(params) });
+      via === 'account GET'
+        ? await send('account', `webhook (${via})`, '/webhook', params)
+        : via === 'GET'
+          ? await send('instance', `webhook (${via})`, '/webhook', params)
+          : via === 'POST form'
+            ? await send(
+                'instance',
+                `webhook (${via})`,
+                '/webhook',
+                {},
+                {
+                  method: 'POST',
+                  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+                  body: new URLSearchParams(params).toString(),
+                },
+              )
+            : await send(
+                'instance',
+                `webhook (${via})`,
+                '/webhook',
+                { token: 'overridden-by-the-body' },
+                {
+                  method: 'POST',
+                  headers: { 'content-type': 'application/json; charset=utf-8' },
+                  body: JSON.stringify(params),
+                },
+              );
     const result = outcome(`webhook (${via})`, answer);
     if (result === 'unknown') t.webhooksAfter.push(webhookUrl);
     if (result !== 'ok') return;
     const body = answer!.json;
-    if (body.webhookUrl !== webhookUrl || body.enabled !== (webhookUrl !== '')) problems.push(`webhook ${JSON.stringify(webhookUrl)} answered ${JSON.stringify(body)}`);
-    if (body.signingSecret !== undefined && t.signingSecret !== undefined && body.signingSecret !== t.signingSecret) problems.push(`the signing secret of ${t.instanceid} changed`);
+    if (body.webhookUrl !== webhookUrl || body.enabled !== (webhookUrl !== ''))
+      problems.push(`webhook ${JSON.stringify(webhookUrl)} answered ${JSON.stringify(body)}`);
+    if (body.signingSecret !== undefined && t.signingSecret !== undefined && body.signingSecret !== t.signingSecret)
+      problems.push(`the signing secret of ${t.instanceid} changed`);
     t.signingSecret ??= body.signingSecret;
     Object.assign(t, { webhookUrl, webhooksAfter: [] });
   }
@@ -139,15 +210,24 @@ describe('API under load, killed with SIGKILL twice', () => {
   function checkStatus(t: TrackedInstance, body: any, when: string): void {
     const url = body.webhookUrl as string;
     if (!webhookExplained(t, url) || body.enabled !== (url !== '') || body.instanceStatus !== 'active') {
-      problems.push(`${when}: getWebhookStatus of ${t.instanceid} shows ${JSON.stringify({ ...body, signingSecret: undefined })}, acknowledged ${JSON.stringify(t.webhookUrl)}`);
+      problems.push(
+        `${when}: getWebhookStatus of ${t.instanceid} shows ${JSON.stringify({ ...body, signingSecret: undefined })}, acknowledged ${JSON.stringify(t.webhookUrl)}`,
+      );
     }
-    if (t.signingSecret !== undefined && body.signingSecret !== t.signingSecret) problems.push(`${when}: getWebhookStatus of ${t.instanceid} shows another signing secret`);
+    if (t.signingSecret !== undefined && body.signingSecret !== t.signingSecret)
+      problems.push(`${when}: getWebhookStatus of ${t.instanceid} shows another signing secret`);
   }
 
   async function status(t: TrackedInstance): Promise<void> {
     const post = random.next() < 0.5;
     const answer = post
-      ? await send('instance', 'getWebhookStatus', '/getWebhookStatus', {}, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(creds(t)) })
+      ? await send(
+          'instance',
+          'getWebhookStatus',
+          '/getWebhookStatus',
+          {},
+          { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(creds(t)) },
+        )
       : await send('instance', 'getWebhookStatus', '/getWebhookStatus', creds(t));
     if (outcome('getWebhookStatus', answer) === 'ok') checkStatus(t, answer!.json, 'during the run');
   }
@@ -155,7 +235,8 @@ describe('API under load, killed with SIGKILL twice', () => {
   async function logs(t: TrackedInstance): Promise<void> {
     const limit: Record<string, string> = random.next() < 0.5 ? {} : { limit: String(1 + random.int(100)) };
     const answer = await send('instance', 'getWebhookLogs', '/getWebhookLogs', { ...creds(t), ...limit });
-    if (outcome('getWebhookLogs', answer) === 'ok' && !Array.isArray(answer!.json.attempts)) problems.push('getWebhookLogs without attempts');
+    if (outcome('getWebhookLogs', answer) === 'ok' && !Array.isArray(answer!.json.attempts))
+      problems.push('getWebhookLogs without attempts');
   }
 
   async function bad(t: TrackedInstance): Promise<void> {
@@ -164,8 +245,15 @@ describe('API under load, killed with SIGKILL twice', () => {
     if (!answer) return;
     const msg: string[] = answer.json?.msg ?? [];
     const rateLimited = msg.length === 1 && msg[0] === '0010';
-    if (!rateLimited && (answer.json?.success !== false || JSON.stringify(msg) !== JSON.stringify(b.codes) || answer.status !== (b.status ?? 200))) {
-      problems.push(`bad request "${b.name}" answered ${answer.status} ${answer.text.slice(0, 160)}, expected ${b.codes}`);
+    if (
+      !rateLimited &&
+      (answer.json?.success !== false ||
+        JSON.stringify(msg) !== JSON.stringify(b.codes) ||
+        answer.status !== (b.status ?? 200))
+    ) {
+      problems.push(
+        `bad request "${b.name}" answered ${answer.status} ${answer.text.slice(0, 160)}, expected ${b.codes}`,
+      );
     }
   }
 
@@ -187,7 +275,12 @@ describe('API under load, killed with SIGKILL twice', () => {
         while (down) await sleep(20);
         issued += 1;
         const idle = tracked.filter((t) => !t.busy);
-        const kind = idle.length === 0 ? (random.next() < 0.8 ? 'create' : 'list') : random.weighted({ create: 10, list: 6, renew: 14, webhook: 30, status: 13, logs: 7, bad: 20 });
+        const kind =
+          idle.length === 0
+            ? random.next() < 0.8
+              ? 'create'
+              : 'list'
+            : random.weighted({ create: 10, list: 6, renew: 14, webhook: 30, status: 13, logs: 7, bad: 20 });
         if (kind === 'create') await create();
         else if (kind === 'list') await list();
         else {
@@ -208,7 +301,9 @@ describe('API under load, killed with SIGKILL twice', () => {
     const started = Date.now();
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     while (killing) await killing;
-    process.stdout.write(`[load-crash] ${issued} operations in ${Date.now() - started} ms, ${tracked.length} instances: ${JSON.stringify(stats)}\n`);
+    process.stdout.write(
+      `[load-crash] ${issued} operations in ${Date.now() - started} ms, ${tracked.length} instances: ${JSON.stringify(stats)}\n`,
+    );
     expect(windows.length).toBe(2);
     expect(issued).toBe(OPERATIONS);
 
@@ -222,25 +317,34 @@ describe('API under load, killed with SIGKILL twice', () => {
         continue;
       }
       if (listed.createdAt !== t.createdAt || !planExplained(t, listed.packageid, listed.expiresAt)) {
-        problems.push(`${t.instanceid} is listed with ${listed.packageid} until ${listed.expiresAt}; acknowledged ${t.packageid} until ${t.expiresAt} (unknown renewals: ${t.renewsAfter})`);
+        problems.push(
+          `${t.instanceid} is listed with ${listed.packageid} until ${listed.expiresAt}; acknowledged ${t.packageid} until ${t.expiresAt} (unknown renewals: ${t.renewsAfter})`,
+        );
       }
       if (!webhookExplained(t, listed.webhookUrl) || listed.webhookEnabled !== (listed.webhookUrl !== '')) {
-        problems.push(`${t.instanceid} is listed with webhook ${JSON.stringify(listed.webhookUrl)} (${listed.webhookEnabled}); acknowledged ${JSON.stringify(t.webhookUrl)}`);
+        problems.push(
+          `${t.instanceid} is listed with webhook ${JSON.stringify(listed.webhookUrl)} (${listed.webhookEnabled}); acknowledged ${JSON.stringify(t.webhookUrl)}`,
+        );
       }
       const status = expectSuccess(await get(api.apiUrl, '/getWebhookStatus', creds(t)));
       checkStatus(t, status, 'after the run');
-      if (status.webhookUrl !== listed.webhookUrl) problems.push(`${t.instanceid}: listInstances and getWebhookStatus disagree`);
+      if (status.webhookUrl !== listed.webhookUrl)
+        problems.push(`${t.instanceid}: listInstances and getWebhookStatus disagree`);
     }
     // Instances nobody was told about can only come from creations whose answer was lost.
     expect(final.instances.length - tracked.length).toBeLessThanOrEqual(stats.unknownCreates);
-    expect(final.instances.map((i: any) => i.createdAt)).toEqual([...final.instances.map((i: any) => i.createdAt)].sort());
+    expect(final.instances.map((i: any) => i.createdAt)).toEqual(
+      [...final.instances.map((i: any) => i.createdAt)].sort(),
+    );
 
     // A further SIGKILL and restart changes nothing that can be read.
     await api.stop('SIGKILL');
     await api.start();
     expect(expectSuccess(await get(api.accountUrl, '/listInstances', own))).toEqual(final);
 
-    const malformed = answers.map(({ host, what, answer }) => [what, envelopeProblem(host, answer)]).filter(([, p]) => p);
+    const malformed = answers
+      .map(({ host, what, answer }) => [what, envelopeProblem(host, answer)])
+      .filter(([, p]) => p);
     expect(malformed.slice(0, 10)).toEqual([]);
     expect(problems.slice(0, 20)).toEqual([]);
     expect(api.output).not.toMatch(/unexpected error|transport failure/);
@@ -254,6 +358,12 @@ describe('API under load, killed with SIGKILL twice', () => {
       ...tracked.filter((t) => t.signingSecret).map((t) => ({ kind: 'signing secret', value: t.signingSecret! })),
     ];
     expect(secrets.length).toBeGreaterThan(100);
-    expect(findSecrets(secrets, { dirs: [api.dataDir], texts: { 'API output': api.output }, skipFiles: ['secrets.key', 'internal-token'] })).toEqual([]);
+    expect(
+      findSecrets(secrets, {
+        dirs: [api.dataDir],
+        texts: { 'API output': api.output },
+        skipFiles: ['secrets.key', 'internal-token'],
+      }),
+    ).toEqual([]);
   });
 });

@@ -1,5 +1,15 @@
 import { startEsdbTestServer, type EsdbTestServer } from '@gw/esdb-test-server';
-import { ApiProcess, expectSuccess, get, NotifierProcess, postJson, request, runOpsAsync, tempDataDir, WebhookReceiver } from '@gw/testing';
+import {
+  ApiProcess,
+  expectSuccess,
+  get,
+  NotifierProcess,
+  postJson,
+  request,
+  runOpsAsync,
+  tempDataDir,
+  WebhookReceiver,
+} from '@gw/testing';
 import { defaultRateLimits, sleep, until } from './support/env';
 
 /**
@@ -20,7 +30,13 @@ const Y_SECONDS = 10;
  * and NOTIFIER_ENDPOINT_CONCURRENCY at 64) Y's p99 was 3.7 s here; with the defaults, 30 ms. */
 const DELIVERY_TIMEOUT_MS = 5000;
 const INTERNAL_TOKEN = 'noisy-neighbour-internal-token-0123456789';
-const common = { INTERNAL_TOKEN, ALLOW_HTTP_WEBHOOKS: 'true', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', SHUTDOWN_GRACE_MS: '500', ...defaultRateLimits() };
+const common = {
+  INTERNAL_TOKEN,
+  ALLOW_HTTP_WEBHOOKS: 'true',
+  ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+  SHUTDOWN_GRACE_MS: '500',
+  ...defaultRateLimits(),
+};
 
 interface Instance {
   instanceid: string;
@@ -48,7 +64,10 @@ describe.each(STORES)('one account whose receivers hang, on %s', (_store, onEsdb
     fast = await WebhookReceiver.start();
     const dataDir = tempDataDir();
     api = await ApiProcess.start({ dataDir, env });
-    notifier = await NotifierProcess.start(server ? tempDataDir() : dataDir, { ...env, DELIVERY_TIMEOUT_MS: String(DELIVERY_TIMEOUT_MS) });
+    notifier = await NotifierProcess.start(server ? tempDataDir() : dataDir, {
+      ...env,
+      DELIVERY_TIMEOUT_MS: String(DELIVERY_TIMEOUT_MS),
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -60,17 +79,30 @@ describe.each(STORES)('one account whose receivers hang, on %s', (_store, onEsdb
   });
 
   async function account(name: string) {
-    const created = await runOpsAsync(api.dataDir, ['accounts', 'create', '--email', `${name}-${process.pid}@example.com`], env);
+    const created = await runOpsAsync(
+      api.dataDir,
+      ['accounts', 'create', '--email', `${name}-${process.pid}@example.com`],
+      env,
+    );
     if (created.status !== 0) throw new Error(`accounts create failed: ${created.stderr}`);
     const { email, apikey } = JSON.parse(created.stdout) as { email: string; apikey: string };
     return {
       async newInstance(webhookUrl: string, events: string): Promise<Instance> {
-        const { instanceid, token } = expectSuccess(await get(api.accountUrl, '/newInstance', { email, token: apikey, packageid: 'trial' }));
+        const { instanceid, token } = expectSuccess(
+          await get(api.accountUrl, '/newInstance', { email, token: apikey, packageid: 'trial' }),
+        );
         expectSuccess(await postJson(api.apiUrl, '/webhook', { instanceid, token, webhookUrl, events }));
         return { instanceid, token };
       },
       async renew(instance: Instance) {
-        expectSuccess(await get(api.accountUrl, '/renewInstance', { email, apikey, packageid: 'trial', instanceid: instance.instanceid }));
+        expectSuccess(
+          await get(api.accountUrl, '/renewInstance', {
+            email,
+            apikey,
+            packageid: 'trial',
+            instanceid: instance.instanceid,
+          }),
+        );
       },
     };
   }
@@ -87,13 +119,15 @@ describe.each(STORES)('one account whose receivers hang, on %s', (_store, onEsdb
   it("costs only that account: the other's p99 stays under 1 s, and every notification of it is attempted", async () => {
     const x = await account('x');
     const xInstances: Instance[] = [];
-    for (let i = 0; i < X_INSTANCES; i++) xInstances.push(await x.newInstance(hanging.url(`/x/${i}`), 'messages,instance'));
+    for (let i = 0; i < X_INSTANCES; i++)
+      xInstances.push(await x.newInstance(hanging.url(`/x/${i}`), 'messages,instance'));
     for (const [i, instance] of xInstances.entries()) {
       await message(instance, `x-${i}-1`);
       await message(instance, `x-${i}-2`);
       await x.renew(instance);
     }
-    for (const instance of xInstances.slice(0, 10)) expectSuccess(await postJson(api.apiUrl, '/redeliver', { ...instance, from: 1 }));
+    for (const instance of xInstances.slice(0, 10))
+      expectSuccess(await postJson(api.apiUrl, '/redeliver', { ...instance, from: 1 }));
     await until('X holding its share of the slots', () => hanging.requests.length >= 32, 20_000);
 
     const y = await account('y');
@@ -102,7 +136,8 @@ describe.each(STORES)('one account whose receivers hang, on %s', (_store, onEsdb
     const recordedAt = new Map<string, number>();
     const receivedAt = new Map<string, number>();
     fast.onRequest = (r) => {
-      for (const m of (r.json?.messages ?? []) as Array<{ id: string }>) if (!receivedAt.has(m.id)) receivedAt.set(m.id, Date.now());
+      for (const m of (r.json?.messages ?? []) as Array<{ id: string }>)
+        if (!receivedAt.has(m.id)) receivedAt.set(m.id, Date.now());
     };
     const xAttemptsBefore = hanging.requests.length;
     const start = Date.now();
@@ -116,18 +151,31 @@ describe.each(STORES)('one account whose receivers hang, on %s', (_store, onEsdb
     const latencies = [...recordedAt].map(([id, at]) => receivedAt.get(id)! - at).sort((a, b) => a - b);
     const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1];
     const p50 = latencies[Math.ceil(latencies.length * 0.5) - 1];
-    process.stdout.write(`noisy neighbour on ${_store}: Y's recorded→received p50 ${p50} ms, p99 ${p99} ms, max ${latencies.at(-1)} ms\n`);
+    process.stdout.write(
+      `noisy neighbour on ${_store}: Y's recorded→received p50 ${p50} ms, p99 ${p99} ms, max ${latencies.at(-1)} ms\n`,
+    );
     expect(p99).toBeLessThan(1000);
     // X was being attempted all along, not merely idle.
     expect(hanging.requests.length - xAttemptsBefore).toBeGreaterThan(X_INSTANCES / 2);
 
     // Every notification of X is attempted, and none is dead-lettered or cancelled on the way.
-    const attempted = (instance: Instance, webhookIds: string[]) => webhookIds.every((id) => hanging.requests.some((r) => r.webhookId === id));
+    const attempted = (instance: Instance, webhookIds: string[]) =>
+      webhookIds.every((id) => hanging.requests.some((r) => r.webhookId === id));
     for (const instance of xInstances) {
-      const listed = expectSuccess(await postJson(api.apiUrl, '/getNotifications', { ...instance })).notifications as Array<{ webhookId: string; state: string; body: Record<string, unknown> }>;
+      const listed = expectSuccess(await postJson(api.apiUrl, '/getNotifications', { ...instance }))
+        .notifications as Array<{ webhookId: string; state: string; body: Record<string, unknown> }>;
       expect(listed.map((n) => n.state).filter((s) => s !== 'pending')).toEqual([]);
       expect(listed.some((n) => 'instance' in n.body)).toBe(true);
-      await until(`every notification of ${instance.instanceid} attempted`, () => attempted(instance, listed.map((n) => n.webhookId)), 120_000, 200);
+      await until(
+        `every notification of ${instance.instanceid} attempted`,
+        () =>
+          attempted(
+            instance,
+            listed.map((n) => n.webhookId),
+          ),
+        120_000,
+        200,
+      );
     }
   }, 300_000);
 });

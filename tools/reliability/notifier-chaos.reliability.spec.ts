@@ -1,4 +1,14 @@
-import { ApiProcess, createAccount, expectSuccess, get, NotifierProcess, postJson, request, tempDataDir, type Behaviour } from '@gw/testing';
+import {
+  ApiProcess,
+  createAccount,
+  expectSuccess,
+  get,
+  NotifierProcess,
+  postJson,
+  request,
+  tempDataDir,
+  type Behaviour,
+} from '@gw/testing';
 import { ChaosReceiver } from './support/chaos-receiver';
 import { generousRateLimits, seedFor, seededRandom, sleep, until } from './support/env';
 import { checkNotifications, type RecordedItem } from './support/notification-check';
@@ -26,7 +36,12 @@ const BATCH_MAX = 3;
 const MAX_FAILURES = 3;
 const KILL_AT = [0.15, 0.4, 0.65].map((share) => Math.round(TOTAL * share)); // items delivered
 const INTERNAL_TOKEN = 'reliability-internal-token-0123456789';
-const common = { INTERNAL_TOKEN, ALLOW_HTTP_WEBHOOKS: 'true', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', SHUTDOWN_GRACE_MS: '500' };
+const common = {
+  INTERNAL_TOKEN,
+  ALLOW_HTTP_WEBHOOKS: 'true',
+  ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+  SHUTDOWN_GRACE_MS: '500',
+};
 const notifierEnv = {
   ...common,
   RETRY_SCHEDULE: '0.2,0.2,0.5,1,1,1,1,1',
@@ -36,7 +51,9 @@ const notifierEnv = {
 
 /** The sum of the notifier_pending_notifications series in a /metrics text (-1 when absent). */
 function pending(metrics: string): number {
-  const values = [...metrics.matchAll(/^notifier_pending_notifications(?:\{[^}]*\})? (\S+)$/gm)].map((m) => Number(m[1]));
+  const values = [...metrics.matchAll(/^notifier_pending_notifications(?:\{[^}]*\})? (\S+)$/gm)].map((m) =>
+    Number(m[1]),
+  );
   return values.length ? values.reduce((a, b) => a + b, 0) : -1;
 }
 
@@ -44,7 +61,8 @@ describe('notifier killed with SIGKILL three times while a chaotic receiver answ
   const random = seededRandom(seedFor('notifier-chaos', 5_000_003));
   const failures = new Map<string, number>();
   const chaos = (webhookId: string): Behaviour => {
-    if ((failures.get(webhookId) ?? 0) >= MAX_FAILURES) return { kind: 'ok', delayMs: random.next() < 0.2 ? 50 + random.int(300) : 0 };
+    if ((failures.get(webhookId) ?? 0) >= MAX_FAILURES)
+      return { kind: 'ok', delayMs: random.next() < 0.2 ? 50 + random.int(300) : 0 };
     const roll = random.weighted({ ok: 50, slow: 12, status500: 12, status503: 3, redirect: 3, timeout: 8, reset: 12 });
     if (roll === 'ok') return { kind: 'ok', delayMs: 0 };
     if (roll === 'slow') return { kind: 'ok', delayMs: 100 + random.int(500) };
@@ -60,7 +78,13 @@ describe('notifier killed with SIGKILL three times while a chaotic receiver answ
   let notifier: NotifierProcess;
   const notifierOutput: string[] = [];
   /** `recorded`: what the instance recorded, in record order (each ingest awaits the one before). */
-  const instances: Array<{ instanceid: string; token: string; path: string; secret: string; recorded: RecordedItem[] }> = [];
+  const instances: Array<{
+    instanceid: string;
+    token: string;
+    path: string;
+    secret: string;
+    recorded: RecordedItem[];
+  }> = [];
   let apikey = '';
   let ingestRetries = 0;
 
@@ -70,10 +94,28 @@ describe('notifier killed with SIGKILL three times while a chaotic receiver answ
     const account = createAccount(api.dataDir, 'chaos@example.com');
     apikey = account.apikey;
     for (let i = 0; i < INSTANCES; i++) {
-      const created = expectSuccess(await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'monthly' }));
+      const created = expectSuccess(
+        await get(api.accountUrl, '/newInstance', {
+          email: account.email,
+          token: account.apikey,
+          packageid: 'monthly',
+        }),
+      );
       const path = `/chaos/${i}`;
-      const registered = expectSuccess(await postJson(api.apiUrl, '/webhook', { instanceid: created.instanceid, token: created.token, webhookUrl: receiver.url(path) }));
-      instances.push({ instanceid: created.instanceid, token: created.token, path, secret: registered.signingSecret, recorded: [] });
+      const registered = expectSuccess(
+        await postJson(api.apiUrl, '/webhook', {
+          instanceid: created.instanceid,
+          token: created.token,
+          webhookUrl: receiver.url(path),
+        }),
+      );
+      instances.push({
+        instanceid: created.instanceid,
+        token: created.token,
+        path,
+        secret: registered.signingSecret,
+        recorded: [],
+      });
     }
   });
   afterAll(async () => {
@@ -92,7 +134,8 @@ describe('notifier killed with SIGKILL three times while a chaotic receiver answ
         body: JSON.stringify(body),
       }).catch(() => undefined);
       if (answer?.status === 202) return;
-      if ((answer && answer.status !== 503) || attempt >= 20) throw new Error(`ingest answered ${answer?.status}: ${answer?.text}`);
+      if ((answer && answer.status !== 503) || attempt >= 20)
+        throw new Error(`ingest answered ${answer?.status}: ${answer?.text}`);
       ingestRetries += 1;
       await sleep(100);
     }
@@ -123,12 +166,22 @@ describe('notifier killed with SIGKILL three times while a chaotic receiver answ
           const previous = instance.recorded.filter((e) => e.kind === 'message').at(-1);
           if (k % 5 === 0 && previous) {
             const status = random.pick(['sent', 'delivered', 'read']);
-            await ingest(instance.instanceid, 'acks', { id: previous.id, chatId: `chat-${i}@c.us`, status, time: 1_700_000_000 + k });
+            await ingest(instance.instanceid, 'acks', {
+              id: previous.id,
+              chatId: `chat-${i}@c.us`,
+              status,
+              time: 1_700_000_000 + k,
+            });
             instance.recorded.push({ kind: 'ack', id: previous.id, status });
           } else {
             const id = `i${i}-m${k}`;
             const body = `message ${k} ✓ \u0000 "quoted"`;
-            await ingest(instance.instanceid, 'messages', { id, chatId: `chat-${i}@c.us`, body, time: 1_700_000_000 + k });
+            await ingest(instance.instanceid, 'messages', {
+              id,
+              chatId: `chat-${i}@c.us`,
+              body,
+              time: 1_700_000_000 + k,
+            });
             instance.recorded.push({ kind: 'message', id, body });
           }
         }
@@ -141,7 +194,12 @@ describe('notifier killed with SIGKILL three times while a chaotic receiver answ
     await until(`${TOTAL} items delivered`, () => receiver.deliveredItems >= TOTAL, 240_000, 100);
     const delivered = Date.now();
     // Nothing stays pending: repeats of deliveries the notifier could not record run their course.
-    await until('no pending notification', async () => pending((await request(`${notifier.statusUrl}/metrics`)).text) === 0, 60_000, 250);
+    await until(
+      'no pending notification',
+      async () => pending((await request(`${notifier.statusUrl}/metrics`)).text) === 0,
+      60_000,
+      250,
+    );
     process.stdout.write(
       `[notifier-chaos] ingested in ${ingested - started} ms, delivered in ${delivered - started} ms, ${receiver.requests.length} requests, ` +
         `${receiver.requests.filter((r) => r.behaviour.kind !== 'ok').length} failed on purpose, ${ingestRetries} ingest retries\n`,
@@ -162,10 +220,19 @@ describe('notifier killed with SIGKILL three times while a chaotic receiver answ
     expect(figures.batched).toBeGreaterThan(0);
     expect(figures.largest).toBe(BATCH_MAX);
     // Each kind of chaos happened, and getWebhookLogs tells the failures apart.
-    const kinds = new Set(receiver.requests.map((r) => (r.behaviour.kind === 'status' ? String(r.behaviour.status) : r.behaviour.kind)));
+    const kinds = new Set(
+      receiver.requests.map((r) => (r.behaviour.kind === 'status' ? String(r.behaviour.status) : r.behaviour.kind)),
+    );
     expect([...kinds].sort()).toEqual(['302', '500', '503', 'ok', 'reset', 'timeout']);
     const logged = await Promise.all(
-      instances.slice(0, 10).map(async (i) => expectSuccess(await postJson(api.apiUrl, '/getWebhookLogs', { instanceid: i.instanceid, token: i.token, limit: 100 })).attempts),
+      instances
+        .slice(0, 10)
+        .map(
+          async (i) =>
+            expectSuccess(
+              await postJson(api.apiUrl, '/getWebhookLogs', { instanceid: i.instanceid, token: i.token, limit: 100 }),
+            ).attempts,
+        ),
     );
     const statuses = new Set(logged.flat().map((a: any) => a.status));
     expect([...statuses]).toEqual(expect.arrayContaining([0, 200, 500]));
@@ -182,7 +249,9 @@ describe('notifier killed with SIGKILL three times while a chaotic receiver answ
       ]),
     ];
     const texts = { 'API output': api.output, 'notifier output': notifierOutput.join('\n') };
-    expect(findSecrets(secrets, { dirs: [api.dataDir], texts, skipFiles: ['secrets.key', 'internal-token'] })).toEqual([]);
+    expect(findSecrets(secrets, { dirs: [api.dataDir], texts, skipFiles: ['secrets.key', 'internal-token'] })).toEqual(
+      [],
+    );
     expect(findSecrets([{ kind: 'internal token', value: INTERNAL_TOKEN }], { texts })).toEqual([]);
   });
 });

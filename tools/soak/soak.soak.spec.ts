@@ -38,11 +38,14 @@ const INTERNAL_TOKEN = 'soak-internal-token-0123456789abcdef';
 const common = { INTERNAL_TOKEN, ALLOW_HTTP_WEBHOOKS: 'true', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' };
 /** What a process must never print: Node's reports of an unhandled rejection or uncaught exception,
  * its leak warning, a fatal V8 error, and the apps' own error-level log lines (unexpected errors). */
-const FATAL = /unhandledRejection|UnhandledPromiseRejection|uncaughtException|triggerUncaughtException|MaxListenersExceededWarning|FATAL ERROR|"level":"error"/;
+const FATAL =
+  /unhandledRejection|UnhandledPromiseRejection|uncaughtException|triggerUncaughtException|MaxListenersExceededWarning|FATAL ERROR|"level":"error"/;
 
 /** The sum of the notifier_pending_notifications series in a /metrics text (-1 when absent). */
 function pending(metrics: string): number {
-  const values = [...metrics.matchAll(/^notifier_pending_notifications(?:\{[^}]*\})? (\S+)$/gm)].map((m) => Number(m[1]));
+  const values = [...metrics.matchAll(/^notifier_pending_notifications(?:\{[^}]*\})? (\S+)$/gm)].map((m) =>
+    Number(m[1]),
+  );
   return values.length ? values.reduce((a, b) => a + b, 0) : -1;
 }
 
@@ -55,12 +58,17 @@ interface Watched {
 
 /** Running and not on its way out: with a debugger attached, a process that would exit (an uncaught
  * exception, say) stays up, serving nothing, until the debugger disconnects. */
-const alive = (w: Watched) => w.app.running && !w.app.output.slice(-4096).includes('Waiting for the debugger to disconnect');
+const alive = (w: Watched) =>
+  w.app.running && !w.app.output.slice(-4096).includes('Waiting for the debugger to disconnect');
 
 describe(`soak: ${MINUTES} min of mixed load against the API and the notifier`, () => {
   const receiver = new FlakyReceiver(MAX_FAILURES, BATCH_MAX, RECEIVER_MAX_DELAY_MS);
   const api = new ApiProcess(tempDataDir(), common);
-  const notifier = new NotifierProcess(api.dataDir, { ...common, RETRY_SCHEDULE, NOTIFICATION_BATCH_MAX: String(BATCH_MAX) });
+  const notifier = new NotifierProcess(api.dataDir, {
+    ...common,
+    RETRY_SCHEDULE,
+    NOTIFICATION_BATCH_MAX: String(BATCH_MAX),
+  });
   const watched: Watched[] = [
     { name: 'api', app: api, samples: [] },
     { name: 'notifier', app: notifier, samples: [] },
@@ -75,13 +83,20 @@ describe(`soak: ${MINUTES} min of mixed load against the API and the notifier`, 
       w.inspector = await Inspector.connect(w.app.output);
     }
     const accounts = Array.from({ length: ACCOUNTS }, (_, i) => createAccount(api.dataDir, `soak${i}@example.com`));
-    const target = { accountUrl: api.accountUrl, apiUrl: api.apiUrl, internalUrl: api.internalUrl, internalToken: INTERNAL_TOKEN, receiver };
+    const target = {
+      accountUrl: api.accountUrl,
+      apiUrl: api.apiUrl,
+      internalUrl: api.internalUrl,
+      internalToken: INTERNAL_TOKEN,
+      receiver,
+    };
     load = new SoakLoad(target, accounts);
     for (let i = 0; i < INGEST_INSTANCES; i++) {
       const t = await load.create(accounts[i % ACCOUNTS], true);
       if (t) await load.webhook(t, receiver.url(t.instanceid));
     }
-    for (const account of accounts) for (let i = 0; i < CHURN_INSTANCES_PER_ACCOUNT; i++) await load.create(account, false);
+    for (const account of accounts)
+      for (let i = 0; i < CHURN_INSTANCES_PER_ACCOUNT; i++) await load.create(account, false);
     expect(load.problems).toEqual([]);
   });
 
@@ -124,16 +139,22 @@ describe(`soak: ${MINUTES} min of mixed load against the API and the notifier`, 
     const drainUntil = Date.now() + DRAIN_MS;
     while (missing().length && Date.now() < drainUntil && watched.every(alive)) await sleep(250);
     const notDelivered = missing();
-    if (notDelivered.length) problems.push(`${notDelivered.length} accepted items never delivered within ${DRAIN_MS} ms of the end, e.g. ${notDelivered.slice(0, 5).join(', ')}`);
+    if (notDelivered.length)
+      problems.push(
+        `${notDelivered.length} accepted items never delivered within ${DRAIN_MS} ms of the end, e.g. ${notDelivered.slice(0, 5).join(', ')}`,
+      );
     let backlog = -1;
     const metrics = () => request(`${notifier.statusUrl}/metrics`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    while (alive(watched[1]) && Date.now() < drainUntil + 10_000 && (backlog = pending((await metrics()).text)) !== 0) await sleep(250);
-    if (backlog !== 0) problems.push(`the notifier reports ${backlog} pending notifications at the end (-1: none reported)`);
+    while (alive(watched[1]) && Date.now() < drainUntil + 10_000 && (backlog = pending((await metrics()).text)) !== 0)
+      await sleep(250);
+    if (backlog !== 0)
+      problems.push(`the notifier reports ${backlog} pending notifications at the end (-1: none reported)`);
     // Each accepted item in exactly one notification, in order, sequences 1..n each delivered (the
     // receiver reported duplicates, bodies that changed, and batches over the bound as they came).
     const sequenceProblems = receiver.check(load.expected);
     problems.push(...sequenceProblems.slice(0, 20));
-    if (sequenceProblems.length > 20) problems.push(`… and ${sequenceProblems.length - 20} more problems of sequence or order`);
+    if (sequenceProblems.length > 20)
+      problems.push(`… and ${sequenceProblems.length - 20} more problems of sequence or order`);
 
     // Every acknowledged create, renew and webhook change is what the read side shows.
     if (alive(watched[0])) await load.verifyAcknowledged();
@@ -161,15 +182,24 @@ describe(`soak: ${MINUTES} min of mixed load against the API and the notifier`, 
     );
 
     problems.push(...load.problems, ...receiver.problems);
-    if (load.problemCount > load.problems.length) problems.push(`… and ${load.problemCount - load.problems.length} more problems of the load`);
-    if (receiver.problemCount > receiver.problems.length) problems.push(`… and ${receiver.problemCount - receiver.problems.length} more problems at the receiver`);
+    if (load.problemCount > load.problems.length)
+      problems.push(`… and ${load.problemCount - load.problems.length} more problems of the load`);
+    if (receiver.problemCount > receiver.problems.length)
+      problems.push(`… and ${receiver.problemCount - receiver.problems.length} more problems at the receiver`);
     for (const w of watched) {
       if (!alive(w)) problems.push(`${w.name} is not running at the end`);
       for (const error of w.inspector?.uncaught ?? []) problems.push(`${w.name}: uncaught ${error.slice(0, 600)}`);
       const fatal = w.app.output.split('\n').filter((line) => FATAL.test(line));
-      if (fatal.length) problems.push(`${w.name} printed ${fatal.length} lines such as: ${fatal.slice(0, 3).join(' | ').slice(0, 600)}`);
+      if (fatal.length)
+        problems.push(
+          `${w.name} printed ${fatal.length} lines such as: ${fatal.slice(0, 3).join(' | ').slice(0, 600)}`,
+        );
       if (w.samples.length < 6) problems.push(`${w.name}: only ${w.samples.length} memory samples`);
-      for (const g of growth(w.samples, measuredMs)) if (g.growing) problems.push(`${w.name}: ${g.metric} keeps growing: median ${mib(g.first)} MiB first, ${mib(g.last)} MiB last`);
+      for (const g of growth(w.samples, measuredMs))
+        if (g.growing)
+          problems.push(
+            `${w.name}: ${g.metric} keeps growing: median ${mib(g.first)} MiB first, ${mib(g.last)} MiB last`,
+          );
     }
     expect(problems).toEqual([]);
     // The load did what it is for: notifications went through retries, some carried several items

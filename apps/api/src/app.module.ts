@@ -27,7 +27,12 @@ import { OPERATIONS } from './operations';
  * store can serve other modules of the process. */
 @Module({})
 export class AppModule {
-  static register(deps: { config: AppConfig; store: EventStore; logger: Logger; storeMetrics?: StoreMetrics }): DynamicModule {
+  static register(deps: {
+    config: AppConfig;
+    store: EventStore;
+    logger: Logger;
+    storeMetrics?: StoreMetrics;
+  }): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -42,7 +47,11 @@ export class AppModule {
         { provide: SecretBox, useValue: new SecretBox(deps.config.secrets.secretsKey) },
         { provide: AccountIdentity, useValue: new AccountIdentity(deps.config.secrets.secretsKey) },
         // Seals messages' and acks' personal fields on ingest and opens them for getNotifications.
-        { provide: PersonalData, useFactory: (box: SecretBox) => PersonalData.on(deps.store, box), inject: [SecretBox] },
+        {
+          provide: PersonalData,
+          useFactory: (box: SecretBox) => PersonalData.on(deps.store, box),
+          inject: [SecretBox],
+        },
         RateLimits,
         FailureAnswers,
         OperationExecutor,

@@ -12,7 +12,12 @@ const DEMO_EMAIL = 'demo@example.com';
  * Development only: creates a demo account on first start. Its address and API key go to a file
  * readable by the owner only; the terminal is told where, so that neither reaches any log.
  */
-export async function ensureDemoAccount(config: StoreConfig, store: EventStore, identity: AccountIdentity, logger: Logger): Promise<void> {
+export async function ensureDemoAccount(
+  config: StoreConfig,
+  store: EventStore,
+  identity: AccountIdentity,
+  logger: Logger,
+): Promise<void> {
   const file = join(config.dataDir, 'demo-account.json');
   if (existsSync(file)) return;
   try {
@@ -23,7 +28,8 @@ export async function ensureDemoAccount(config: StoreConfig, store: EventStore, 
     // Another data dir on the same store made it, or an operator erased it: either way the service
     // starts without one here.
     if (error instanceof AccountWasErased) logger.info('the demo account was erased; none is made again');
-    else if (error instanceof AccountAlreadyExists) logger.info('demo account exists already; its key is not stored here');
+    else if (error instanceof AccountAlreadyExists)
+      logger.info('demo account exists already; its key is not stored here');
     else throw error;
   }
 }

@@ -50,7 +50,10 @@ async function main(): Promise<void> {
   app.flushLogs();
   // class-validator builds its rule classes itself; only the webhook-URL rule needs Nest's container.
   const constraint = app.get(WebhookUrlFormConstraint);
-  useContainer({ get: (cls: unknown) => (cls === WebhookUrlFormConstraint ? constraint : undefined) }, { fallback: true });
+  useContainer(
+    { get: (cls: unknown) => (cls === WebhookUrlFormConstraint ? constraint : undefined) },
+    { fallback: true },
+  );
   await app.init();
   await app.get(ReadModelsService).start();
   if (config.demoAccount) await ensureDemoAccount(config.store, store, app.get(AccountIdentity), logger);
@@ -62,20 +65,40 @@ async function main(): Promise<void> {
     sourceWait: (source: string) => limits.sourceWait(scope, source),
     failed: (source: string) => limits.failed(scope, source),
   });
-  const dashboard = DashboardFiles.load({ publicApiUrl: config.http.publicApiUrl, packages: config.packages.catalogue });
+  const dashboard = DashboardFiles.load({
+    publicApiUrl: config.http.publicApiUrl,
+    packages: config.packages.catalogue,
+  });
   // The page finds the instance host on this port unless PUBLIC_API_URL says otherwise (docs/api.md 10).
   // Set before any host listens, so the page is never served with port 0; only a free port (API_PORT=0)
   // is known later.
   dashboard.apiPort = config.http.apiPort;
   if (!dashboard.built) {
-    logger.warn('the dashboard is not built; GET / answers 404 until `npm run build` has bundled it and the API is restarted (the bundle is read at start)');
+    logger.warn(
+      'the dashboard is not built; GET / answers 404 until `npm run build` has bundled it and the API is restarted (the bundle is read at start)',
+    );
   }
   const listeners = await listenOnHosts(
     [
-      { host: 'account', port: config.http.accountPort, address: config.http.host, options: { ...bySource('public'), files: allStaticFiles(dashboard, new ApiDocs('account')) } },
-      { host: 'instance', port: config.http.apiPort, address: config.http.host, options: { ...bySource('public'), files: new ApiDocs('instance') } },
+      {
+        host: 'account',
+        port: config.http.accountPort,
+        address: config.http.host,
+        options: { ...bySource('public'), files: allStaticFiles(dashboard, new ApiDocs('account')) },
+      },
+      {
+        host: 'instance',
+        port: config.http.apiPort,
+        address: config.http.host,
+        options: { ...bySource('public'), files: new ApiDocs('instance') },
+      },
       // Never exposed by accident: the internal host binds INTERNAL_HOST (docs/api.md section 1).
-      { host: 'internal', port: config.http.internalPort, address: config.http.internalHost, options: { ...bySource('ingest'), authorize: bearerAuthorizer(config.secrets.internalToken) } },
+      {
+        host: 'internal',
+        port: config.http.internalPort,
+        address: config.http.internalHost,
+        options: { ...bySource('ingest'), authorize: bearerAuthorizer(config.secrets.internalToken) },
+      },
     ],
     app.get(OperationExecutor),
     logger,

@@ -41,7 +41,9 @@ describe.each(STORES)('e-mail addresses on %s', (_store, onEsdb) => {
     expectFailure(await c.list({ email: who.email, apikey: 'gwk_wrong' }), ['0003']);
     const reset = expectSuccess(await c.resetKey(who));
     expect(reset.email).toBe(who.email);
-    expect((await c.listed({ email: typed, apikey: reset.apikey })).map((i) => i.instanceid)).toEqual([instance.instanceid]);
+    expect((await c.listed({ email: typed, apikey: reset.apikey })).map((i) => i.instanceid)).toEqual([
+      instance.instanceid,
+    ]);
 
     // The request log is there, with every call above in it, and the address in none.
     expect(store.api.output).toMatch(/"path":"\/listInstances\?email=\[REDACTED\]/);
@@ -52,7 +54,10 @@ describe.each(STORES)('e-mail addresses on %s', (_store, onEsdb) => {
       expect(filesContaining(store.api.dataDir, spelling)).toEqual([]);
       expect(store.api.output).not.toContain(spelling);
     }
-    expect((await store.rawStream(store.accountStream(typed))).map((e) => e.type)).toEqual(['AccountRegistered', 'ApiKeyReset']);
+    expect((await store.rawStream(store.accountStream(typed))).map((e) => e.type)).toEqual([
+      'AccountRegistered',
+      'ApiKeyReset',
+    ]);
   });
 
   it('erase is refused while the account has an active instance, and changes nothing', async () => {
@@ -60,7 +65,9 @@ describe.each(STORES)('e-mail addresses on %s', (_store, onEsdb) => {
     const instance = await c.newInstance(who);
     const refused = await runOpsAsync(store.api.dataDir, ['accounts', 'erase', '--email', who.email], store.storeEnv);
     expect(refused).toMatchObject({ status: 1, stdout: '' });
-    expect(refused.stderr).toBe(`error: the account of ${who.email} has 1 active instance(s); delete them (or let them expire) before erasing it\n`);
+    expect(refused.stderr).toBe(
+      `error: the account of ${who.email} has 1 active instance(s); delete them (or let them expire) before erasing it\n`,
+    );
     expect((await c.listed(who)).map((i) => i.instanceid)).toEqual([instance.instanceid]);
     expect(await store.rawStream(accountKeyStreamName(store.accountIdentity().accountId(who.email)))).toHaveLength(1);
   });
@@ -87,8 +94,14 @@ describe.each(STORES)('e-mail addresses on %s', (_store, onEsdb) => {
     expect(await store.withStore((s) => identity.openEmail(s, accountId, sealedEmail))).toBeNull();
     // On the embedded store not a byte of it stays in any file (the WAL included).
     if (!onEsdb) expect(filesContaining(store.api.dataDir, sealedKey.slice(3))).toEqual([]);
-    expect((await store.rawStream(store.accountStream(who.email))).map((e) => e.type)).toEqual(['AccountRegistered', 'AccountErased']);
-    expect((await store.rawStream(`instance-${instance.instanceid}`)).map((e) => e.type)).toEqual(['InstanceCreated', 'InstanceDeleted']);
+    expect((await store.rawStream(store.accountStream(who.email))).map((e) => e.type)).toEqual([
+      'AccountRegistered',
+      'AccountErased',
+    ]);
+    expect((await store.rawStream(`instance-${instance.instanceid}`)).map((e) => e.type)).toEqual([
+      'InstanceCreated',
+      'InstanceDeleted',
+    ]);
 
     // Signing in is refused exactly as with an unknown address.
     const unknown = await c.list({ email: `nobody.${process.pid}@example.com`, apikey: who.apikey });
@@ -98,7 +111,9 @@ describe.each(STORES)('e-mail addresses on %s', (_store, onEsdb) => {
     }
     const recreate = await runOpsAsync(store.api.dataDir, ['accounts', 'create', '--email', who.email], store.storeEnv);
     expect(recreate).toMatchObject({ status: 1, stdout: '' });
-    expect(recreate.stderr).toBe(`error: the account of ${who.email} was erased; the address cannot be registered again\n`);
+    expect(recreate.stderr).toBe(
+      `error: the account of ${who.email} was erased; the address cannot be registered again\n`,
+    );
     const again = await runOpsAsync(store.api.dataDir, ['accounts', 'erase', '--email', who.email], store.storeEnv);
     expect(again).toMatchObject({ status: 1, stderr: `error: no account for ${who.email}\n` });
     const rekey = await runOpsAsync(store.api.dataDir, ['accounts', 'reset-key', '--email', who.email], store.storeEnv);

@@ -1,6 +1,13 @@
 import { expectFailure, expectSuccess, get } from '@gw/testing';
 import { ApiOnStore, STORES } from './support/api-on-store';
-import { INTERNAL_TOKEN, ISO_MS, selfService, type Account, type Instance, type SelfService } from './support/self-service';
+import {
+  INTERNAL_TOKEN,
+  ISO_MS,
+  selfService,
+  type Account,
+  type Instance,
+  type SelfService,
+} from './support/self-service';
 
 /** docs/api.md 8.1 deleteInstance end to end, on both stores: the three stages of checks, the
  * answer, and what a deletion ends from the answer on (the notifier's side is in
@@ -27,17 +34,30 @@ describe.each(STORES)('deleteInstance on %s', (_store, onEsdb) => {
     it('stage 1: every missing parameter is 0001 and a malformed one 0002, each named, before the key is looked at', async () => {
       const missing = await send({});
       expectFailure(missing, ['0001']);
-      expect(missing.json.details.map((d: { field: string }) => d.field).sort()).toEqual(['apikey', 'email', 'instanceid']);
-      expectFailure(await send({ email: 'not-an-address', apikey: 'wrong', instanceid: instance.instanceid }), ['0002']);
+      expect(missing.json.details.map((d: { field: string }) => d.field).sort()).toEqual([
+        'apikey',
+        'email',
+        'instanceid',
+      ]);
+      expectFailure(await send({ email: 'not-an-address', apikey: 'wrong', instanceid: instance.instanceid }), [
+        '0002',
+      ]);
       expectFailure(await send({ email: who.email, apikey: who.apikey, instanceid: 'x'.repeat(129) }), ['0002']);
-      const repeated = await get(store.api.accountUrl, `/deleteInstance?email=${who.email}&apikey=${who.apikey}&instanceid=a&instanceid=b`);
+      const repeated = await get(
+        store.api.accountUrl,
+        `/deleteInstance?email=${who.email}&apikey=${who.apikey}&instanceid=a&instanceid=b`,
+      );
       expectFailure(repeated, ['0002']);
       expectFailure(await send({ email: who.email, apikey: who.apikey, instanceid: '' }), ['0001']);
     });
 
     it('stage 2: a wrong key or an unknown address is 0003, whatever the instance', async () => {
-      expectFailure(await send({ email: who.email, apikey: `${who.apikey}x`, instanceid: instance.instanceid }), ['0003']);
-      expectFailure(await send({ email: 'nobody@example.com', apikey: who.apikey, instanceid: 'no-such-instance' }), ['0003']);
+      expectFailure(await send({ email: who.email, apikey: `${who.apikey}x`, instanceid: instance.instanceid }), [
+        '0003',
+      ]);
+      expectFailure(await send({ email: 'nobody@example.com', apikey: who.apikey, instanceid: 'no-such-instance' }), [
+        '0003',
+      ]);
       expectSuccess(await c.status(instance));
     });
 
@@ -89,7 +109,11 @@ describe.each(STORES)('deleteInstance on %s', (_store, onEsdb) => {
     });
 
     it('the ingest host answers 404 with 0005 for its messages and acks, new or repeated', async () => {
-      for (const [kind, id] of [['messages', 'after-1'], ['acks', 'after-1'], ['messages', 'before-1']] as const) {
+      for (const [kind, id] of [
+        ['messages', 'after-1'],
+        ['acks', 'after-1'],
+        ['messages', 'before-1'],
+      ] as const) {
         expectFailure(await c.ingest(gone.instanceid, kind, id), ['0005'], 404);
       }
     });
@@ -111,7 +135,12 @@ describe.each(STORES)('deleteInstance on %s', (_store, onEsdb) => {
       expectSuccess(await c.status(kept));
       expect((await c.ingest(kept.instanceid, 'messages', 'kept-1')).status).toBe(202);
       const events = await store.streamEvents(`instance-${gone.instanceid}`);
-      expect(events.map((e) => e.type)).toEqual(['InstanceCreated', 'SigningSecretIssued', 'WebhookSet', 'InstanceDeleted']);
+      expect(events.map((e) => e.type)).toEqual([
+        'InstanceCreated',
+        'SigningSecretIssued',
+        'WebhookSet',
+        'InstanceDeleted',
+      ]);
       expect(events.at(-1)!.data).toEqual({ instanceId: gone.instanceid, deletedAt });
       const inbox = await store.streamEvents(`inbox-${gone.instanceid}`);
       expect(inbox.map((e) => e.type)).toEqual(['MessageReceived', 'AckReceived']);
@@ -121,7 +150,10 @@ describe.each(STORES)('deleteInstance on %s', (_store, onEsdb) => {
   it('a deletion and a renewal racing on one instance: whichever lands first, the instance ends deleted', async () => {
     const who = await c.newAccount();
     const instance = await c.newInstance(who);
-    const [renewed, deleted] = await Promise.all([c.renew(who, instance.instanceid), c.deleteInstance(who, instance.instanceid)]);
+    const [renewed, deleted] = await Promise.all([
+      c.renew(who, instance.instanceid),
+      c.deleteInstance(who, instance.instanceid),
+    ]);
     expectSuccess(deleted);
     // A renewal decided on the deleted state is refused; one decided before it succeeded.
     if (renewed.json.success === false) expectFailure(renewed, ['0005']);

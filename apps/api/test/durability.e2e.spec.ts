@@ -16,15 +16,27 @@ describe('nothing acknowledged is lost', () => {
     api.removeData();
   });
 
-  const list = async () => expectSuccess(await get(api.accountUrl, '/listInstances', { email: account.email, apikey: account.apikey }));
+  const list = async () =>
+    expectSuccess(await get(api.accountUrl, '/listInstances', { email: account.email, apikey: account.apikey }));
 
   it('keeps every change answered with success when the API is killed with SIGKILL right after', async () => {
-    const created = expectSuccess(await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }));
+    const created = expectSuccess(
+      await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }),
+    );
     const renewed = expectSuccess(
-      await get(api.accountUrl, '/renewInstance', { email: account.email, apikey: account.apikey, instanceid: created.instanceid, packageid: 'annual' }),
+      await get(api.accountUrl, '/renewInstance', {
+        email: account.email,
+        apikey: account.apikey,
+        instanceid: created.instanceid,
+        packageid: 'annual',
+      }),
     );
     const registered = expectSuccess(
-      await postJson(api.apiUrl, '/webhook', { instanceid: created.instanceid, token: created.token, webhookUrl: 'https://8.8.8.8/after-kill' }),
+      await postJson(api.apiUrl, '/webhook', {
+        instanceid: created.instanceid,
+        token: created.token,
+        webhookUrl: 'https://8.8.8.8/after-kill',
+      }),
     );
     expect(registered.signingSecret).toMatch(/^whsec_/);
 
@@ -41,7 +53,9 @@ describe('nothing acknowledged is lost', () => {
         webhookEnabled: true,
       }),
     );
-    const status = expectSuccess(await postJson(api.apiUrl, '/getWebhookStatus', { instanceid: created.instanceid, token: created.token }));
+    const status = expectSuccess(
+      await postJson(api.apiUrl, '/getWebhookStatus', { instanceid: created.instanceid, token: created.token }),
+    );
     expect(status).toEqual({
       success: true,
       webhookUrl: 'https://8.8.8.8/after-kill',
@@ -55,16 +69,33 @@ describe('nothing acknowledged is lost', () => {
   it('rebuilds deleted read models from the log to identical answers', async () => {
     const instances: Array<{ instanceid: string; token: string }> = [];
     for (let i = 0; i < 5; i++) {
-      instances.push(expectSuccess(await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'monthly' })));
+      instances.push(
+        expectSuccess(
+          await get(api.accountUrl, '/newInstance', {
+            email: account.email,
+            token: account.apikey,
+            packageid: 'monthly',
+          }),
+        ),
+      );
     }
     expectSuccess(await postJson(api.apiUrl, '/webhook', { ...pick(instances[1]), webhookUrl: 'https://8.8.8.8/one' }));
     expectSuccess(await postJson(api.apiUrl, '/webhook', { ...pick(instances[2]), webhookUrl: 'https://8.8.8.8/two' }));
     expectSuccess(await postJson(api.apiUrl, '/webhook', { ...pick(instances[2]), webhookUrl: '' }));
-    expectSuccess(await get(api.accountUrl, '/renewInstance', { email: account.email, apikey: account.apikey, instanceid: instances[3].instanceid, packageid: 'trial' }));
+    expectSuccess(
+      await get(api.accountUrl, '/renewInstance', {
+        email: account.email,
+        apikey: account.apikey,
+        instanceid: instances[3].instanceid,
+        packageid: 'trial',
+      }),
+    );
 
     const answers = async () => ({
       list: await list(),
-      statuses: await Promise.all(instances.map(async (i) => (await postJson(api.apiUrl, '/getWebhookStatus', pick(i))).json)),
+      statuses: await Promise.all(
+        instances.map(async (i) => (await postJson(api.apiUrl, '/getWebhookStatus', pick(i))).json),
+      ),
     });
     const before = await answers();
 

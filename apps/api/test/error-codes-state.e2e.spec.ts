@@ -1,6 +1,15 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { ApiProcess, expectFailure, expectSuccess, malformedAnswers, recordingHttp, startWithExpiredInstance, DAY_MS, type ExpiredInstanceSetup } from '@gw/testing';
+import {
+  ApiProcess,
+  expectFailure,
+  expectSuccess,
+  malformedAnswers,
+  recordingHttp,
+  startWithExpiredInstance,
+  DAY_MS,
+  type ExpiredInstanceSetup,
+} from '@gw/testing';
 import { refused, setUp, type Instance } from './support/error-codes';
 
 /** The error codes of docs/api.md section 3 that a body, the store or time cause (0007, 0009, 0011,
@@ -28,7 +37,8 @@ describe('error codes of bodies, the store and time', () => {
     const post = (headers: Record<string, string>, body: string | Uint8Array) =>
       request(`${api.apiUrl}/getWebhookStatus`, { method: 'POST', headers, body });
     const json = { 'content-type': 'application/json' };
-    const padded = (bytes: number) => JSON.stringify({ ...instance, pad: 'x'.repeat(bytes - JSON.stringify({ ...instance, pad: '' }).length) });
+    const padded = (bytes: number) =>
+      JSON.stringify({ ...instance, pad: 'x'.repeat(bytes - JSON.stringify({ ...instance, pad: '' }).length) });
 
     it.each([
       ['malformed JSON', json, '{"instanceid": "x",'],
@@ -38,7 +48,11 @@ describe('error codes of bodies, the store and time', () => {
       ['no content type', {}, new TextEncoder().encode('instanceid=x&token=y')],
       ['an unsupported charset', { 'content-type': 'application/json; charset=iso-8859-1' }, '{"token": "x"}'],
       ['invalid UTF-8', json, new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d])],
-      ['a malformed form escape', { 'content-type': 'application/x-www-form-urlencoded' }, 'instanceid=%E0%A4%A&token=x'],
+      [
+        'a malformed form escape',
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        'instanceid=%E0%A4%A&token=x',
+      ],
     ])('%s answers 0009 alone, and the server answers the next request', async (_kind, headers, body) => {
       expectFailure(await post(headers as Record<string, string>, body), ['0009']);
       await status();
@@ -59,7 +73,9 @@ describe('error codes of bodies, the store and time', () => {
     try {
       db.exec('BEGIN IMMEDIATE');
       expectFailure(await create(), ['0011']);
-      expectFailure(await postJson(api.apiUrl, '/webhook', { ...mine, webhookUrl: 'https://8.8.8.8/locked' }), ['0011']);
+      expectFailure(await postJson(api.apiUrl, '/webhook', { ...mine, webhookUrl: 'https://8.8.8.8/locked' }), [
+        '0011',
+      ]);
       db.exec('ROLLBACK');
     } finally {
       db.close();
@@ -77,10 +93,13 @@ describe('error codes of bodies, the store and time', () => {
     });
     afterAll(() => expired.stop());
     const creds = () => ({ instanceid: expired.instance.instanceid, token: expired.instance.token });
-    const hook = (params: Record<string, string>) => postJson(expired.api.apiUrl, '/webhook', { ...creds(), ...params });
+    const hook = (params: Record<string, string>) =>
+      postJson(expired.api.apiUrl, '/webhook', { ...creds(), ...params });
     const statusLater = async () => expectSuccess(await get(expired.api.apiUrl, '/getWebhookStatus', creds()));
     const listLater = async () =>
-      expectSuccess(await get(expired.api.accountUrl, '/listInstances', { email: expired.who.email, apikey: expired.who.apikey })).instances[0];
+      expectSuccess(
+        await get(expired.api.accountUrl, '/listInstances', { email: expired.who.email, apikey: expired.who.apikey }),
+      ).instances[0];
 
     it('shows as expired with delivery off, and refuses every webhook change with 0007', async () => {
       const { webhookUrl } = expired;
@@ -88,7 +107,9 @@ describe('error codes of bodies, the store and time', () => {
       expect(await listLater()).toMatchObject({ status: 'expired', webhookEnabled: false, webhookUrl });
       await refused(hook({ webhookUrl: 'https://8.8.8.8/new' }), ['0007']);
       await refused(hook({ webhookUrl: '' }), ['0007']);
-      await refused(get(expired.api.accountUrl, '/webhook', { ...creds(), webhookUrl: 'https://8.8.8.8/new' }), ['0007']);
+      await refused(get(expired.api.accountUrl, '/webhook', { ...creds(), webhookUrl: 'https://8.8.8.8/new' }), [
+        '0007',
+      ]);
       await refused(hook({ webhookUrl: 'https://10.0.0.1/new' }), ['0007', '0008']);
       await refused(hook({ token: 'wrong', webhookUrl: 'https://8.8.8.8/new' }), ['0006']);
       expect(await statusLater()).toMatchObject({ webhookUrl, instanceStatus: 'expired' });
@@ -97,7 +118,14 @@ describe('error codes of bodies, the store and time', () => {
     it('renewing counts from now and brings it back: delivery is on again by itself and changes succeed', async () => {
       const { api: later, who, instance: i, offsetMs, webhookUrl } = expired;
       const before = Date.now() + offsetMs;
-      const renewed = expectSuccess(await get(later.accountUrl, '/renewInstance', { email: who.email, apikey: who.apikey, instanceid: i.instanceid, packageid: 'trial' }));
+      const renewed = expectSuccess(
+        await get(later.accountUrl, '/renewInstance', {
+          email: who.email,
+          apikey: who.apikey,
+          instanceid: i.instanceid,
+          packageid: 'trial',
+        }),
+      );
       const expires = Date.parse(renewed.expiresAt);
       expect(expires).toBeGreaterThanOrEqual(before + 3 * DAY_MS - 1000);
       expect(expires).toBeLessThanOrEqual(Date.now() + offsetMs + 3 * DAY_MS + 1000);
@@ -118,7 +146,10 @@ describe('error codes of bodies, the store and time', () => {
     const replicas = async (env: Record<string, string>): Promise<[ApiProcess, ApiProcess]> => {
       const first = await ApiProcess.start({ env });
       // Each replica keeps its own read models (README, EventStoreDB); the store is the shared one.
-      const second = await ApiProcess.start({ dataDir: first.dataDir, env: { ...env, READ_MODEL_FILE: 'replica-read-models.sqlite' } });
+      const second = await ApiProcess.start({
+        dataDir: first.dataDir,
+        env: { ...env, READ_MODEL_FILE: 'replica-read-models.sqlite' },
+      });
       return [first, second];
     };
     let noRetries: [ApiProcess, ApiProcess];
@@ -135,7 +166,12 @@ describe('error codes of bodies, the store and time', () => {
     const burst = async ([first, second]: [ApiProcess, ApiProcess], i: Instance) => {
       const db = new Database(join(first.dataDir, 'events.sqlite'));
       db.exec('BEGIN IMMEDIATE');
-      const pending = Array.from({ length: 30 }, (_, n) => postJson((n % 2 ? first : second).apiUrl, '/webhook', { ...i, webhookUrl: `https://8.8.8.8/${n % 4 < 2 ? 'a' : 'b'}` }));
+      const pending = Array.from({ length: 30 }, (_, n) =>
+        postJson((n % 2 ? first : second).apiUrl, '/webhook', {
+          ...i,
+          webhookUrl: `https://8.8.8.8/${n % 4 < 2 ? 'a' : 'b'}`,
+        }),
+      );
       await new Promise((resolve) => setTimeout(resolve, 200));
       db.exec('ROLLBACK');
       db.close();
@@ -151,7 +187,9 @@ describe('error codes of bodies, the store and time', () => {
       let conflicts = 0;
       for (let round = 0; round < 5 && conflicts === 0; round++) conflicts += await burst(noRetries, i);
       expect(conflicts).toBeGreaterThan(0);
-      expect((await get(noRetries[0].apiUrl, '/getWebhookStatus', { ...i })).json.webhookUrl).toMatch(/^https:\/\/8\.8\.8\.8\/[ab]$/);
+      expect((await get(noRetries[0].apiUrl, '/getWebhookStatus', { ...i })).json.webhookUrl).toMatch(
+        /^https:\/\/8\.8\.8\.8\/[ab]$/,
+      );
     });
 
     it('one process alone never answers 0012, even with CONFLICT_RETRIES=0: its changes take turns', async () => {

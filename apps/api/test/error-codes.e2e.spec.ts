@@ -1,4 +1,12 @@
-import { ApiProcess, createAccount, expectFailure, expectSuccess, type Answer, malformedAnswers, recordingHttp } from '@gw/testing';
+import {
+  ApiProcess,
+  createAccount,
+  expectFailure,
+  expectSuccess,
+  type Answer,
+  malformedAnswers,
+  recordingHttp,
+} from '@gw/testing';
 import { refused, setUp, type Account, type Instance } from './support/error-codes';
 
 /** The error codes of docs/api.md section 3 that a request's form and credentials cause (0001 to 0006,
@@ -21,11 +29,17 @@ describe('error codes', () => {
   });
 
   const account = (path: string, params: Record<string, string>) => get(api.accountUrl, path, params);
-  const webhook = (webhookUrl: string, token = instance.token) => postJson(api.apiUrl, '/webhook', { instanceid: instance.instanceid, token, webhookUrl });
+  const webhook = (webhookUrl: string, token = instance.token) =>
+    postJson(api.apiUrl, '/webhook', { instanceid: instance.instanceid, token, webhookUrl });
   const status = async (i = instance) => expectSuccess(await get(api.apiUrl, '/getWebhookStatus', { ...i }));
 
   it('0013: an unknown path answers 404 on either host, also for an operation of the other host', async () => {
-    for (const [base, path] of [[api.accountUrl, '/nope'], [api.apiUrl, '/nope'], [api.accountUrl, '/getWebhookStatus'], [api.apiUrl, '/newInstance']]) {
+    for (const [base, path] of [
+      [api.accountUrl, '/nope'],
+      [api.apiUrl, '/nope'],
+      [api.accountUrl, '/getWebhookStatus'],
+      [api.apiUrl, '/newInstance'],
+    ]) {
       expectFailure(await request(`${base}${path}`), ['0013'], 404);
     }
   });
@@ -47,43 +61,93 @@ describe('error codes', () => {
     for (const params of [{}, { email: '', token: '', packageid: '' }] as Record<string, string>[]) {
       await refused(account('/newInstance', params), ['0001'], ['email', 'token', 'packageid']);
     }
-    await refused(account('/renewInstance', { email: owner.email, apikey: '' }), ['0001'], ['apikey', 'packageid', 'instanceid']);
+    await refused(
+      account('/renewInstance', { email: owner.email, apikey: '' }),
+      ['0001'],
+      ['apikey', 'packageid', 'instanceid'],
+    );
     await refused(postJson(api.apiUrl, '/webhook', {}), ['0001'], ['instanceid', 'token', 'webhookUrl']);
-    await refused(postForm(api.apiUrl, '/getWebhookStatus', { instanceid: instance.instanceid, token: '' }), ['0001'], ['token']);
+    await refused(
+      postForm(api.apiUrl, '/getWebhookStatus', { instanceid: instance.instanceid, token: '' }),
+      ['0001'],
+      ['token'],
+    );
   });
 
-  it.each([['a number', 42], ['an array', ['x']], ['an object', { v: 'x' }], ['null', null], ['a boolean', true]])(
-    '0002: a JSON parameter that is %s instead of a string',
-    async (_kind, value) => {
-      await refused(postJson(api.apiUrl, '/getWebhookStatus', { instanceid: instance.instanceid, token: value }), ['0002'], ['token']);
-      // The body's malformed value wins over a good one in the query string.
-      await refused(postJson(api.apiUrl, '/webhook', { ...instance, webhookUrl: value }, { webhookUrl: '' }), ['0002'], ['webhookUrl']);
-    },
-  );
+  it.each([
+    ['a number', 42],
+    ['an array', ['x']],
+    ['an object', { v: 'x' }],
+    ['null', null],
+    ['a boolean', true],
+  ])('0002: a JSON parameter that is %s instead of a string', async (_kind, value) => {
+    await refused(
+      postJson(api.apiUrl, '/getWebhookStatus', { instanceid: instance.instanceid, token: value }),
+      ['0002'],
+      ['token'],
+    );
+    // The body's malformed value wins over a good one in the query string.
+    await refused(
+      postJson(api.apiUrl, '/webhook', { ...instance, webhookUrl: value }, { webhookUrl: '' }),
+      ['0002'],
+      ['webhookUrl'],
+    );
+  });
 
   it('0002: control characters, too-long values, malformed e-mail addresses and repeated names', async () => {
     const malformed = (answer: Promise<Answer>, field: string) => refused(answer, ['0002'], [field]);
     await malformed(account('/listInstances', { email: owner.email, apikey: `${owner.apikey}\u0001` }), 'apikey');
     await malformed(account('/listInstances', { email: `${owner.email}\n`, apikey: owner.apikey }), 'email');
-    await malformed(postJson(api.apiUrl, '/getWebhookStatus', { instanceid: `${instance.instanceid}\u007f`, token: instance.token }), 'instanceid');
-    await malformed(get(api.apiUrl, '/getWebhookStatus', { instanceid: 'i'.repeat(129), token: instance.token }), 'instanceid');
-    expectFailure(await get(api.apiUrl, '/getWebhookStatus', { instanceid: 'i'.repeat(128), token: instance.token }), ['0006']);
-    await malformed(account('/listInstances', { email: `${'a'.repeat(243)}@example.com`, apikey: owner.apikey }), 'email');
-    await malformed(account('/newInstance', { email: owner.email, token: 't'.repeat(513), packageid: 'trial' }), 'token');
-    await malformed(account('/newInstance', { email: owner.email, token: owner.apikey, packageid: 'p'.repeat(65) }), 'packageid');
+    await malformed(
+      postJson(api.apiUrl, '/getWebhookStatus', { instanceid: `${instance.instanceid}\u007f`, token: instance.token }),
+      'instanceid',
+    );
+    await malformed(
+      get(api.apiUrl, '/getWebhookStatus', { instanceid: 'i'.repeat(129), token: instance.token }),
+      'instanceid',
+    );
+    expectFailure(await get(api.apiUrl, '/getWebhookStatus', { instanceid: 'i'.repeat(128), token: instance.token }), [
+      '0006',
+    ]);
+    await malformed(
+      account('/listInstances', { email: `${'a'.repeat(243)}@example.com`, apikey: owner.apikey }),
+      'email',
+    );
+    await malformed(
+      account('/newInstance', { email: owner.email, token: 't'.repeat(513), packageid: 'trial' }),
+      'token',
+    );
+    await malformed(
+      account('/newInstance', { email: owner.email, token: owner.apikey, packageid: 'p'.repeat(65) }),
+      'packageid',
+    );
     for (const email of ['not-an-email', 'a@', '@example.com', 'a b@example.com']) {
       await malformed(account('/listInstances', { email, apikey: owner.apikey }), 'email');
     }
-    await malformed(request(`${api.accountUrl}/listInstances?email=${owner.email}&email=${owner.email}&apikey=${owner.apikey}`), 'email');
+    await malformed(
+      request(`${api.accountUrl}/listInstances?email=${owner.email}&email=${owner.email}&apikey=${owner.apikey}`),
+      'email',
+    );
     const form = `instanceid=${instance.instanceid}&token=${instance.token}&token=${instance.token}`;
-    await malformed(request(`${api.apiUrl}/getWebhookStatus`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form }), 'token');
+    await malformed(
+      request(`${api.apiUrl}/getWebhookStatus`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
+      }),
+      'token',
+    );
     const repeatedKey = `{"instanceid":"${instance.instanceid}","token":"${instance.token}","token":"${instance.token}"}`;
     await malformed(postJson(api.apiUrl, '/getWebhookStatus', repeatedKey), 'token');
   });
 
   it('0001 and 0002 together: every problem of the form stage, msg in order of first occurrence', async () => {
     const answer = await refused(account('/newInstance', { email: 'bad', token: '' }), ['0002', '0001']);
-    expect(answer.json.details.map((d: { code: string; field: string }) => `${d.field}:${d.code}`)).toEqual(['email:0002', 'token:0001', 'packageid:0001']);
+    expect(answer.json.details.map((d: { code: string; field: string }) => `${d.field}:${d.code}`)).toEqual([
+      'email:0002',
+      'token:0001',
+      'packageid:0001',
+    ]);
   });
 
   it('0003: an unknown e-mail and a wrong API key give identical answers', async () => {
@@ -106,14 +170,25 @@ describe('error codes', () => {
   it('0004: an unknown packageid, on newInstance and renewInstance, creates and changes nothing', async () => {
     const { who, instance: mine } = await setUp(api, get);
     const before = expectSuccess(await account('/listInstances', { email: who.email, apikey: who.apikey }));
-    expectFailure(await account('/newInstance', { email: who.email, token: who.apikey, packageid: 'platinum' }), ['0004']);
-    expectFailure(await account('/renewInstance', { email: who.email, apikey: who.apikey, instanceid: mine.instanceid, packageid: 'Trial' }), ['0004']);
+    expectFailure(await account('/newInstance', { email: who.email, token: who.apikey, packageid: 'platinum' }), [
+      '0004',
+    ]);
+    expectFailure(
+      await account('/renewInstance', {
+        email: who.email,
+        apikey: who.apikey,
+        instanceid: mine.instanceid,
+        packageid: 'Trial',
+      }),
+      ['0004'],
+    );
     expect(expectSuccess(await account('/listInstances', { email: who.email, apikey: who.apikey }))).toEqual(before);
   });
 
   it("0005: renewing another account's instance or a nonexistent one gives identical answers", async () => {
     const { who } = await setUp(api, get);
-    const renew = (instanceid: string) => account('/renewInstance', { email: who.email, apikey: who.apikey, instanceid, packageid: 'annual' });
+    const renew = (instanceid: string) =>
+      account('/renewInstance', { email: who.email, apikey: who.apikey, instanceid, packageid: 'annual' });
     const answers = [await renew(instance.instanceid), await renew('0123456789abcdef01234567')];
     answers.forEach((a) => expectFailure(a, ['0005']));
     expect(answers[0].text).toBe(answers[1].text);
@@ -141,9 +216,21 @@ describe('error codes', () => {
 
   it('stages: a form problem hides bad credentials, bad credentials hide the rest, stage 3 reports all', async () => {
     expectFailure(await account('/newInstance', { email: owner.email, token: 'wrong' }), ['0001']);
-    expectFailure(await account('/newInstance', { email: owner.email, token: 'wrong', packageid: 'platinum' }), ['0003']);
-    expectFailure(await account('/renewInstance', { email: owner.email, apikey: owner.apikey, instanceid: 'ffffffffffffffffffffffff', packageid: 'platinum' }), ['0004', '0005']);
-    expectFailure(await postJson(api.apiUrl, '/webhook', { instanceid: instance.instanceid, token: 'wrong' }), ['0001']);
+    expectFailure(await account('/newInstance', { email: owner.email, token: 'wrong', packageid: 'platinum' }), [
+      '0003',
+    ]);
+    expectFailure(
+      await account('/renewInstance', {
+        email: owner.email,
+        apikey: owner.apikey,
+        instanceid: 'ffffffffffffffffffffffff',
+        packageid: 'platinum',
+      }),
+      ['0004', '0005'],
+    );
+    expectFailure(await postJson(api.apiUrl, '/webhook', { instanceid: instance.instanceid, token: 'wrong' }), [
+      '0001',
+    ]);
     expectFailure(await webhook('http://8.8.8.8/hook', 'wrong'), ['0008']);
     expectFailure(await webhook('https://127.0.0.1/hook', 'wrong'), ['0006']);
   });
@@ -191,14 +278,22 @@ describe('error codes', () => {
     };
 
     it('ALLOW_HTTP_WEBHOOKS=true accepts an http URL, but still no private host or other scheme', async () => {
-      const [plain, loopback, ftp] = await hook(httpApi, ['http://8.8.8.8/hook', 'http://127.0.0.1/hook', 'ftp://8.8.8.8/hook']);
+      const [plain, loopback, ftp] = await hook(httpApi, [
+        'http://8.8.8.8/hook',
+        'http://127.0.0.1/hook',
+        'ftp://8.8.8.8/hook',
+      ]);
       expect(expectSuccess(plain)).toMatchObject({ webhookUrl: 'http://8.8.8.8/hook', enabled: true });
       expectFailure(loopback, ['0008']);
       expectFailure(ftp, ['0008']);
     });
 
     it('ALLOW_PRIVATE_WEBHOOK_TARGETS=true accepts localhost and private hosts, but still no http', async () => {
-      const [local, loopback, plain] = await hook(privateApi, ['https://localhost/hook', 'https://127.0.0.1/hook', 'http://localhost/hook']);
+      const [local, loopback, plain] = await hook(privateApi, [
+        'https://localhost/hook',
+        'https://127.0.0.1/hook',
+        'http://localhost/hook',
+      ]);
       expect(expectSuccess(local)).toMatchObject({ webhookUrl: 'https://localhost/hook', enabled: true });
       expectSuccess(loopback);
       expectFailure(plain, ['0008']);

@@ -92,7 +92,11 @@ describe('production refuses development switches and weak secrets', () => {
   it('makes an existing DATA_DIR private before it starts', async () => {
     const dataDir = tempDataDir();
     chmodSync(dataDir, 0o755);
-    const api = new ApiProcess(dataDir, { NODE_ENV: 'production', SECRETS_KEY: STRONG_KEY, INTERNAL_TOKEN: 'prod-token-ABCDEFGHIJKLMNOPQRSTUVWXYZ' });
+    const api = new ApiProcess(dataDir, {
+      NODE_ENV: 'production',
+      SECRETS_KEY: STRONG_KEY,
+      INTERNAL_TOKEN: 'prod-token-ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+    });
     await api.start();
     try {
       expect(statSync(dataDir).mode & 0o777).toBe(0o700);
@@ -127,8 +131,12 @@ describe('listeners', () => {
   it('binds the ingest host and the notifier port to INTERNAL_HOST (loopback), the public hosts to HOST', async () => {
     const other = fromAddress('127.0.0.1');
     expectSuccess(await other.get(api.accountUrl.replace('127.0.0.1', '127.0.0.2'), '/healthz'));
-    await expect(other.get(api.internalUrl.replace('127.0.0.1', '127.0.0.2'), '/healthz')).rejects.toThrow(/ECONNREFUSED/);
-    await expect(other.get(notifier.statusUrl.replace('127.0.0.1', '127.0.0.2'), '/healthz')).rejects.toThrow(/ECONNREFUSED/);
+    await expect(other.get(api.internalUrl.replace('127.0.0.1', '127.0.0.2'), '/healthz')).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
+    await expect(other.get(notifier.statusUrl.replace('127.0.0.1', '127.0.0.2'), '/healthz')).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
     expectSuccess(await get(api.internalUrl, '/healthz'));
     expect(api.output).toMatch(/"host":"internal","address":"127\.0\.0\.1"/);
   });
@@ -140,11 +148,20 @@ describe('listeners', () => {
     expect(post.headers.get('allow')).toBe('GET, HEAD');
     const [garbage, oversized, idle] = await Promise.all([
       rawExchange(notifier.ports['notifier'], 'GET /healthz HTTP/1.1\r\nnot a header line\r\n\r\n'),
-      rawExchange(notifier.ports['notifier'], `GET /healthz HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`),
+      rawExchange(
+        notifier.ports['notifier'],
+        `GET /healthz HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      ),
       rawExchange(notifier.ports['notifier'], ''),
     ]);
-    expect(envelopeOf(garbage.text)).toEqual({ status: 400, json: expect.objectContaining({ success: false, msg: ['0009'] }) });
-    expect(envelopeOf(oversized.text)).toEqual({ status: 431, json: expect.objectContaining({ success: false, msg: ['0009'] }) });
+    expect(envelopeOf(garbage.text)).toEqual({
+      status: 400,
+      json: expect.objectContaining({ success: false, msg: ['0009'] }),
+    });
+    expect(envelopeOf(oversized.text)).toEqual({
+      status: 431,
+      json: expect.objectContaining({ success: false, msg: ['0009'] }),
+    });
     // A connection that never sends a request is closed by the headers timeout (15 s), not kept.
     expect(idle.closedAfterMs).toBeLessThan(20_000);
   }, 30_000);
@@ -152,7 +169,11 @@ describe('listeners', () => {
   it('lets browsers call the instance host cross-origin, and only that host', async () => {
     const preflight = await request(`${api.apiUrl}/getWebhookStatus`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://dashboard.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'https://dashboard.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST');
@@ -166,8 +187,16 @@ describe('listeners', () => {
 
   it('keeps DATA_DIR and every file in it private to the service user', async () => {
     const account = createAccount(dataDir, 'private@example.com');
-    const instance = expectSuccess(await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }));
-    expectSuccess(await postJson(api.apiUrl, '/webhook', { instanceid: instance.instanceid, token: instance.token, webhookUrl: '' }));
+    const instance = expectSuccess(
+      await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }),
+    );
+    expectSuccess(
+      await postJson(api.apiUrl, '/webhook', {
+        instanceid: instance.instanceid,
+        token: instance.token,
+        webhookUrl: '',
+      }),
+    );
     const seen: string[] = [];
     const walk = (path: string) => {
       const mode = statSync(path).mode & 0o777;
@@ -182,13 +211,24 @@ describe('listeners', () => {
 
   it('refuses webhook URLs that point home through a trailing dot, /etc/hosts or a backslash', async () => {
     const account = createAccount(dataDir, 'hooks@example.com');
-    const instance = expectSuccess(await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }));
-    const register = (webhookUrl: string) => postJson(api.apiUrl, '/webhook', { instanceid: instance.instanceid, token: instance.token, webhookUrl });
-    for (const url of ['https://localhost./hook', 'https://api.localhost./hook', 'https://8.8.8.8\\@127.0.0.1/', 'https://example.com\\hook']) {
+    const instance = expectSuccess(
+      await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }),
+    );
+    const register = (webhookUrl: string) =>
+      postJson(api.apiUrl, '/webhook', { instanceid: instance.instanceid, token: instance.token, webhookUrl });
+    for (const url of [
+      'https://localhost./hook',
+      'https://api.localhost./hook',
+      'https://8.8.8.8\\@127.0.0.1/',
+      'https://example.com\\hook',
+    ]) {
       expectFailure(await register(url), ['0008']);
     }
     const name = await nonPublicHostsName();
-    if (!name) throw new Error('/etc/hosts names no host with a non-public address besides localhost; this check cannot run here');
+    if (!name)
+      throw new Error(
+        '/etc/hosts names no host with a non-public address besides localhost; this check cannot run here',
+      );
     expectFailure(await register(`https://${name}/hook`), ['0008']);
     expectFailure(await register(`https://${name}./hook`), ['0008']);
   });

@@ -36,7 +36,9 @@ describe('hostile and unusual requests', () => {
   beforeAll(async () => {
     api = await ApiProcess.start();
     owner = createAccount(api.dataDir, 'hostile@example.com');
-    instance = expectSuccess(await get(api.accountUrl, '/newInstance', { email: owner.email, token: owner.apikey, packageid: 'trial' }));
+    instance = expectSuccess(
+      await get(api.accountUrl, '/newInstance', { email: owner.email, token: owner.apikey, packageid: 'trial' }),
+    );
   });
   afterAll(async () => {
     await api.stop();
@@ -44,9 +46,12 @@ describe('hostile and unusual requests', () => {
   });
 
   it('answers a conditional GET in full and never lets an answer be cached: the token is not lost to a 304', async () => {
-    const answer = await request(`${api.accountUrl}/newInstance?${new URLSearchParams({ email: owner.email, token: owner.apikey, packageid: 'trial' })}`, {
-      headers: { 'if-none-match': '*' },
-    });
+    const answer = await request(
+      `${api.accountUrl}/newInstance?${new URLSearchParams({ email: owner.email, token: owner.apikey, packageid: 'trial' })}`,
+      {
+        headers: { 'if-none-match': '*' },
+      },
+    );
     expect(expectSuccess(answer).token).toMatch(/^gwt_/);
     expect(answer.headers.get('etag')).toBeNull();
     expect(answer.headers.get('cache-control')).toBe('no-store');
@@ -55,13 +60,22 @@ describe('hostile and unusual requests', () => {
 
   it.each([
     ['an unknown method', 'FOO /healthz HTTP/1.1\r\nHost: x\r\n\r\n', 405, '0013'],
-    ['both Content-Length and Transfer-Encoding', 'POST /getWebhookStatus HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400, '0009'],
+    [
+      'both Content-Length and Transfer-Encoding',
+      'POST /getWebhookStatus HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      400,
+      '0009',
+    ],
     ['a NUL in the path', 'GET /heal\u0000thz HTTP/1.1\r\nHost: x\r\n\r\n', 400, '0009'],
     ['oversized headers', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, '0009'],
     ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 405, '0013'],
   ])('answers %s with a JSON envelope, not an empty reply', async (_name, bytes, status, code) => {
     const answer = statusAndBody(await raw(api.apiUrl, bytes));
-    expect(answer).toEqual({ status, contentType: 'application/json; charset=utf-8', body: expect.objectContaining({ success: false, msg: [code] }) });
+    expect(answer).toEqual({
+      status,
+      contentType: 'application/json; charset=utf-8',
+      body: expect.objectContaining({ success: false, msg: [code] }),
+    });
   });
 
   it('says which methods a path takes even when Node does not know the method', async () => {
@@ -91,7 +105,10 @@ describe('hostile and unusual requests', () => {
   it('refuses a body over 64 KiB on the account host too, and keeps answering', async () => {
     // fetch() refuses a body on GET, so the request goes over a raw socket.
     const over = statusAndBody(
-      await raw(api.accountUrl, `GET /listInstances?email=${owner.email}&apikey=${owner.apikey} HTTP/1.1\r\nHost: x\r\nContent-Length: 70000\r\nConnection: close\r\n\r\n${'x'.repeat(70_000)}`),
+      await raw(
+        api.accountUrl,
+        `GET /listInstances?email=${owner.email}&apikey=${owner.apikey} HTTP/1.1\r\nHost: x\r\nContent-Length: 70000\r\nConnection: close\r\n\r\n${'x'.repeat(70_000)}`,
+      ),
     );
     expect(over.body.msg).toEqual(['0009']);
     expectSuccess(await get(api.accountUrl, '/listInstances', { email: owner.email, apikey: owner.apikey }));
@@ -102,7 +119,14 @@ describe('hostile and unusual requests', () => {
   });
 
   it('refuses text that is not well-formed: a lone surrogate in JSON, bytes that are not UTF-8 in the query', async () => {
-    expectFailure(await postJson(api.apiUrl, '/webhook', `{"instanceid":"${instance.instanceid}","token":"${instance.token}","webhookUrl":"https://8.8.8.8/\\ud800"}`), ['0002']);
+    expectFailure(
+      await postJson(
+        api.apiUrl,
+        '/webhook',
+        `{"instanceid":"${instance.instanceid}","token":"${instance.token}","webhookUrl":"https://8.8.8.8/\\ud800"}`,
+      ),
+      ['0002'],
+    );
     expectFailure(await request(`${api.apiUrl}/getWebhookStatus?instanceid=%FF%FE&token=${instance.token}`), ['0002']);
   });
 

@@ -55,12 +55,21 @@ describe('process lifecycle', () => {
   it('refuses to start on bad configuration, naming every bad variable, with exit code 1', () => {
     const dataDir = tempDataDir();
     const result = spawnSync(process.execPath, builtEntryArgs('dist/apps/api/src/main.js'), {
-      env: { PATH: process.env['PATH'], ...BUILT_ENV, DATA_DIR: dataDir, API_PORT: 'eighty', ACCOUNT_PORT: '99999', LOG_LEVEL: 'chatty', ALLOW_HTTP_WEBHOOKS: 'perhaps' },
+      env: {
+        PATH: process.env['PATH'],
+        ...BUILT_ENV,
+        DATA_DIR: dataDir,
+        API_PORT: 'eighty',
+        ACCOUNT_PORT: '99999',
+        LOG_LEVEL: 'chatty',
+        ALLOW_HTTP_WEBHOOKS: 'perhaps',
+      },
       encoding: 'utf8',
       timeout: 20_000,
     });
     expect(result.status).toBe(1);
-    for (const name of ['API_PORT', 'ACCOUNT_PORT', 'LOG_LEVEL', 'ALLOW_HTTP_WEBHOOKS']) expect(result.stderr).toContain(name);
+    for (const name of ['API_PORT', 'ACCOUNT_PORT', 'LOG_LEVEL', 'ALLOW_HTTP_WEBHOOKS'])
+      expect(result.stderr).toContain(name);
     expect(result.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -95,7 +104,12 @@ describe('operator CLI', () => {
 
   it('lists the package catalogue in use', () => {
     const result = runOps(dataDir, ['packages', 'list']);
-    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
       { packageid: 'trial', durationDays: 3 },
       { packageid: 'monthly', durationDays: 30 },
       { packageid: 'annual', durationDays: 365 },
@@ -103,9 +117,21 @@ describe('operator CLI', () => {
   });
 
   it('prints the log for audits, hashes, keys and the sealed address hidden', () => {
-    const events = runOps(dataDir, ['events', 'list']).stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const events = runOps(dataDir, ['events', 'list'])
+      .stdout.trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(events.map((e) => e.type)).toEqual(['AccountKeyCreated', 'AccountRegistered']);
-    expect(events[0].data).toEqual({ accountId: expect.stringMatching(/^[0-9a-f]{32}$/), sealedKey: '[hidden]', createdAt: expect.any(String) });
-    expect(events[1].data).toEqual({ accountId: events[0].data.accountId, email: '[hidden]', apiKeyHash: '[hidden]', registeredAt: expect.any(String) });
+    expect(events[0].data).toEqual({
+      accountId: expect.stringMatching(/^[0-9a-f]{32}$/),
+      sealedKey: '[hidden]',
+      createdAt: expect.any(String),
+    });
+    expect(events[1].data).toEqual({
+      accountId: events[0].data.accountId,
+      email: '[hidden]',
+      apiKeyHash: '[hidden]',
+      registeredAt: expect.any(String),
+    });
   });
 });

@@ -38,8 +38,13 @@ describe('API metrics on the internal host', () => {
 
   it('counts requests by operation and answer, times them, and never labels a series with a path', async () => {
     const account = createAccount(api.dataDir, 'metrics@example.com');
-    const created = expectSuccess(await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }));
-    expectFailure(await get(api.accountUrl, '/newInstance', { email: account.email, token: 'gwk_wrong', packageid: 'trial' }), ['0003']);
+    const created = expectSuccess(
+      await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }),
+    );
+    expectFailure(
+      await get(api.accountUrl, '/newInstance', { email: account.email, token: 'gwk_wrong', packageid: 'trial' }),
+      ['0003'],
+    );
     const message = { id: 'm1', chatId: 'c1', time: 1_700_000_000 };
     expectFailure(await postJson(api.internalUrl, '/instances/no-such-instance/messages', message), ['0014'], 401);
     const noSuch = await request(`${api.internalUrl}/instances/no-such-instance/messages`, {
@@ -59,12 +64,26 @@ describe('API metrics on the internal host', () => {
     expect(sample(text, 'gw_api_requests_total', requests('internal', 'recordMessage', '404', '0005'))).toBe(1);
     expect(sample(text, 'gw_api_requests_total', requests('account', 'unknown', '404', '0013'))).toBe(1);
     expect(sample(text, 'gw_api_requests_total', requests('internal', 'unknown', '404', '0013'))).toBe(1);
-    expect(sample(text, 'gw_api_request_duration_seconds_count', { host: 'account', operation: 'createInstance' })).toBe(2);
-    expect(sample(text, 'gw_api_request_duration_seconds_count', { host: 'internal', operation: 'recordMessage' })).toBe(2);
-    expect(sample(text, 'gw_api_request_duration_seconds_sum', { host: 'account', operation: 'createInstance' })).toBeGreaterThan(0);
+    expect(
+      sample(text, 'gw_api_request_duration_seconds_count', { host: 'account', operation: 'createInstance' }),
+    ).toBe(2);
+    expect(
+      sample(text, 'gw_api_request_duration_seconds_count', { host: 'internal', operation: 'recordMessage' }),
+    ).toBe(2);
+    expect(
+      sample(text, 'gw_api_request_duration_seconds_sum', { host: 'account', operation: 'createInstance' }),
+    ).toBeGreaterThan(0);
     // The smallest bucket is half a millisecond, the largest finite one 2 s.
-    expect(sample(text, 'gw_api_request_duration_seconds_bucket', { host: 'account', operation: 'createInstance', le: '0.0005' })).toBeDefined();
-    expect(sample(text, 'gw_api_request_duration_seconds_bucket', { host: 'account', operation: 'createInstance', le: '2' })).toBeDefined();
+    expect(
+      sample(text, 'gw_api_request_duration_seconds_bucket', {
+        host: 'account',
+        operation: 'createInstance',
+        le: '0.0005',
+      }),
+    ).toBeDefined();
+    expect(
+      sample(text, 'gw_api_request_duration_seconds_bucket', { host: 'account', operation: 'createInstance', le: '2' }),
+    ).toBeDefined();
 
     // What clients sent is in no series: only operation names from the route tables.
     expect(text).not.toContain('no-such-path-7f3a9');
@@ -75,12 +94,16 @@ describe('API metrics on the internal host', () => {
     expect(operations).toContain('unknown');
 
     // The scrape above is counted once it has been answered.
-    expect(sample(await scrape(api), 'gw_api_requests_total', requests('internal', 'metrics', '200', '0000'))).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(await scrape(api), 'gw_api_requests_total', requests('internal', 'metrics', '200', '0000')),
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('shows appends and group commits move after a write, and the read models caught up', async () => {
     const account = createAccount(api.dataDir, 'metrics-writes@example.com');
-    const instance = expectSuccess(await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }));
+    const instance = expectSuccess(
+      await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }),
+    );
     const before = await scrape(api);
     const moved = [
       ['gw_event_store_append_duration_seconds_count', { outcome: 'ok' }],
@@ -99,17 +122,24 @@ describe('API metrics on the internal host', () => {
     expect(accepted.status).toBe(202);
 
     const after = await scrape(api);
-    for (const [name, labels] of moved) expect(sample(after, name, labels)).toBeGreaterThan(sample(before, name, labels)!);
+    for (const [name, labels] of moved)
+      expect(sample(after, name, labels)).toBeGreaterThan(sample(before, name, labels)!);
     expect(sample(after, 'gw_event_store_append_duration_seconds_sum', { outcome: 'ok' })).toBeGreaterThan(0);
     expect(sample(after, 'gw_api_requests_total', requests('internal', 'recordMessage', '202', '0000'))).toBe(1);
 
     // Nothing is written any more: the read models reach the head, and both lag gauges read 0.
     const deadline = Date.now() + 10_000;
     let text = after;
-    while (!(sample(text, 'gw_read_model_lag_events') === 0 && sample(text, 'gw_read_model_lag_seconds') === 0) && Date.now() < deadline) {
+    while (
+      !(sample(text, 'gw_read_model_lag_events') === 0 && sample(text, 'gw_read_model_lag_seconds') === 0) &&
+      Date.now() < deadline
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       text = await scrape(api);
     }
-    expect({ events: sample(text, 'gw_read_model_lag_events'), seconds: sample(text, 'gw_read_model_lag_seconds') }).toEqual({ events: 0, seconds: 0 });
+    expect({
+      events: sample(text, 'gw_read_model_lag_events'),
+      seconds: sample(text, 'gw_read_model_lag_seconds'),
+    }).toEqual({ events: 0, seconds: 0 });
   });
 });

@@ -21,13 +21,17 @@ describe.each(STORES)('notification kinds on webhook, on %s', (_store, onEsdb) =
 
   const api = () => harness.api;
   const newInstance = async (): Promise<Instance> => {
-    const body = expectSuccess(await get(api().accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }));
+    const body = expectSuccess(
+      await get(api().accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }),
+    );
     return { instanceid: body.instanceid, token: body.token };
   };
   const webhook = (i: Instance, params: Params) => postJson(api().apiUrl, '/webhook', { ...i, ...params });
   const status = async (i: Instance) => expectSuccess(await postJson(api().apiUrl, '/getWebhookStatus', i));
   const listed = async (i: Instance) => {
-    const body = expectSuccess(await get(api().accountUrl, '/listInstances', { email: account.email, apikey: account.apikey }));
+    const body = expectSuccess(
+      await get(api().accountUrl, '/listInstances', { email: account.email, apikey: account.apikey }),
+    );
     return body.instances.find((row: { instanceid: string }) => row.instanceid === i.instanceid);
   };
   /** The set every answer reports for the instance. */
@@ -37,7 +41,9 @@ describe.each(STORES)('notification kinds on webhook, on %s', (_store, onEsdb) =
     return seen.events as string[];
   };
   const webhookSets = async (i: Instance) =>
-    (await harness.streamEvents(`instance-${i.instanceid}`)).filter((e) => e.type === 'WebhookSet').map((e) => e.data['events']);
+    (await harness.streamEvents(`instance-${i.instanceid}`))
+      .filter((e) => e.type === 'WebhookSet')
+      .map((e) => e.data['events']);
 
   it('an instance that never chose reports the default set, and a registration without events chooses it', async () => {
     const instance = await newInstance();
@@ -54,15 +60,22 @@ describe.each(STORES)('notification kinds on webhook, on %s', (_store, onEsdb) =
     ['the account host, GET query (4.6)', (i, p) => get(api().accountUrl, '/webhook', { ...i, ...p })],
   ];
 
-  it.each(SOURCES)('%s: order, repeats and spaces are ignored; the set comes back in canonical order everywhere', async (_name, send) => {
-    const instance = await newInstance();
-    const url = 'https://8.8.8.8/kinds';
-    const chosen = expectSuccess(await send(instance, { webhookUrl: url, events: ' acks ,instance,acks,  messages' }));
-    expect(chosen).toMatchObject({ webhookUrl: url, enabled: true, events: ['messages', 'acks', 'instance'] });
-    expect(await reported(instance)).toEqual(['messages', 'acks', 'instance']);
-    expect(expectSuccess(await send(instance, { webhookUrl: url, events: 'ownMessages' })).events).toEqual(['ownMessages']);
-    expect(await reported(instance)).toEqual(['ownMessages']);
-  });
+  it.each(SOURCES)(
+    '%s: order, repeats and spaces are ignored; the set comes back in canonical order everywhere',
+    async (_name, send) => {
+      const instance = await newInstance();
+      const url = 'https://8.8.8.8/kinds';
+      const chosen = expectSuccess(
+        await send(instance, { webhookUrl: url, events: ' acks ,instance,acks,  messages' }),
+      );
+      expect(chosen).toMatchObject({ webhookUrl: url, enabled: true, events: ['messages', 'acks', 'instance'] });
+      expect(await reported(instance)).toEqual(['messages', 'acks', 'instance']);
+      expect(expectSuccess(await send(instance, { webhookUrl: url, events: 'ownMessages' })).events).toEqual([
+        'ownMessages',
+      ]);
+      expect(await reported(instance)).toEqual(['ownMessages']);
+    },
+  );
 
   describe('a malformed events is 0002 at stage 1, with field events', () => {
     let instance: Instance;
@@ -95,8 +108,15 @@ describe.each(STORES)('notification kinds on webhook, on %s', (_store, onEsdb) =
       const all = await webhook(instance, { token: '', webhookUrl: 'ftp://8.8.8.8/', events: 'everything' });
       expectFailure(all, ['0001', '0008', '0002']);
       expect(all.json.details.map((d: { field: string }) => d.field)).toEqual(['token', 'webhookUrl', 'events']);
-      expectFailure(await webhook(instance, { token: `${instance.token}x`, webhookUrl: 'https://8.8.8.8/', events: ',' }), ['0002']);
-      const onAccountHost = await get(api().accountUrl, '/webhook', { ...instance, webhookUrl: 'https://8.8.8.8/', events: 'nope' });
+      expectFailure(
+        await webhook(instance, { token: `${instance.token}x`, webhookUrl: 'https://8.8.8.8/', events: ',' }),
+        ['0002'],
+      );
+      const onAccountHost = await get(api().accountUrl, '/webhook', {
+        ...instance,
+        webhookUrl: 'https://8.8.8.8/',
+        events: 'nope',
+      });
       expectFailure(onAccountHost, ['0002']);
       expect(onAccountHost.json.details).toEqual([expect.objectContaining({ field: 'events' })]);
     });
@@ -114,7 +134,8 @@ describe.each(STORES)('notification kinds on webhook, on %s', (_store, onEsdb) =
   it('the same URL and set records nothing new; another set, or omitting events after a choice, is a change', async () => {
     const instance = await newInstance();
     const url = 'https://8.8.8.8/changes';
-    const register = async (params: Params) => expectSuccess(await webhook(instance, { webhookUrl: url, ...params })).events;
+    const register = async (params: Params) =>
+      expectSuccess(await webhook(instance, { webhookUrl: url, ...params })).events;
     expect(await register({ events: 'acks,messages' })).toEqual(['messages', 'acks']);
     expect(await register({ events: 'messages , acks,acks' })).toEqual(['messages', 'acks']);
     expect(await webhookSets(instance)).toEqual([['messages', 'acks']]);
@@ -130,7 +151,11 @@ describe.each(STORES)('notification kinds on webhook, on %s', (_store, onEsdb) =
 
   it('an empty webhookUrl keeps the set last chosen, whatever events says, and it is reported while no URL is registered', async () => {
     const never = await newInstance();
-    expect(expectSuccess(await webhook(never, { webhookUrl: '', events: 'acks' }))).toMatchObject({ webhookUrl: '', enabled: false, events: DEFAULT });
+    expect(expectSuccess(await webhook(never, { webhookUrl: '', events: 'acks' }))).toMatchObject({
+      webhookUrl: '',
+      enabled: false,
+      events: DEFAULT,
+    });
     expect(await reported(never)).toEqual(DEFAULT);
 
     const instance = await newInstance();
@@ -138,11 +163,18 @@ describe.each(STORES)('notification kinds on webhook, on %s', (_store, onEsdb) =
     const off = expectSuccess(await webhook(instance, { webhookUrl: '', events: 'acks' }));
     expect(off).toMatchObject({ webhookUrl: '', enabled: false, events: ['messages', 'instance'] });
     expect(await status(instance)).toMatchObject({ webhookUrl: '', enabled: false, events: ['messages', 'instance'] });
-    expect(await listed(instance)).toMatchObject({ webhookUrl: '', webhookEnabled: false, events: ['messages', 'instance'] });
+    expect(await listed(instance)).toMatchObject({
+      webhookUrl: '',
+      webhookEnabled: false,
+      events: ['messages', 'instance'],
+    });
     // Its form is still checked, like every parameter's.
     expectFailure(await webhook(instance, { webhookUrl: '', events: 'bogus' }), ['0002']);
     const recorded = await harness.streamEvents(`instance-${instance.instanceid}`);
-    expect(recorded.map((e) => e.type).filter((type) => type.startsWith('Webhook'))).toEqual(['WebhookSet', 'WebhookCleared']);
+    expect(recorded.map((e) => e.type).filter((type) => type.startsWith('Webhook'))).toEqual([
+      'WebhookSet',
+      'WebhookCleared',
+    ]);
     expect(await reported(instance)).toEqual(['messages', 'instance']);
   });
 });

@@ -22,7 +22,12 @@ describe('the API descriptions against the live service', () => {
     receiver = await WebhookReceiver.start();
     // Local plain-http receivers allowed, so that testWebhook delivers; no failure budget, so that
     // the refusals and the routing probes below are all answered as such.
-    const env = { INTERNAL_TOKEN, ALLOW_HTTP_WEBHOOKS: 'true', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', SHUTDOWN_GRACE_MS: '500' };
+    const env = {
+      INTERNAL_TOKEN,
+      ALLOW_HTTP_WEBHOOKS: 'true',
+      ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+      SHUTDOWN_GRACE_MS: '500',
+    };
     store = await ApiOnStore.start(false, { ...env, RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '0' });
     // The notifier makes notifications of what the ingest host records, and delivers them.
     notifier = await NotifierProcess.start(store.api.dataDir, env);
@@ -50,7 +55,9 @@ describe('the API descriptions against the live service', () => {
       : schema && typeof schema === 'object'
         ? {
             ...Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, closed(value)])),
-            ...('properties' in schema && (schema as Schema)['type'] === 'object' && !('additionalProperties' in schema) ? { additionalProperties: false } : {}),
+            ...('properties' in schema && (schema as Schema)['type'] === 'object' && !('additionalProperties' in schema)
+              ? { additionalProperties: false }
+              : {}),
           }
         : schema;
   /** A schema of the document, its local references made to point into the document. */
@@ -59,7 +66,12 @@ describe('the API descriptions against the live service', () => {
       ? schema.map((item) => anchored(host, item))
       : schema && typeof schema === 'object'
         ? Object.fromEntries(
-            Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `urn:openapi:${host}${value}` : anchored(host, value)]),
+            Object.entries(schema).map(([key, value]) => [
+              key,
+              key === '$ref' && typeof value === 'string' && value.startsWith('#')
+                ? `urn:openapi:${host}${value}`
+                : anchored(host, value),
+            ]),
           )
         : schema;
   const compiled = new Map<string, ValidateFunction>();
@@ -87,13 +99,22 @@ describe('the API descriptions against the live service', () => {
   /** One call to an operation, as a client would make it: GET with a query, POST with a JSON body. Its
    * answer is checked against what the document says the operation answers: HTTP 200, the `oneOf` of
    * the success shape and the failure envelope, and exactly the one that `expected` names. */
-  async function call(host: string, key: string, params: Record<string, string | number>, expected: 'success' | 'refusal'): Promise<any> {
+  async function call(
+    host: string,
+    key: string,
+    params: Record<string, string | number>,
+    expected: 'success' | 'refusal',
+  ): Promise<any> {
     const [method, path] = key.split(' ');
     const texts = Object.fromEntries(Object.entries(params).map(([name, value]) => [name, String(value)]));
     const answer = method === 'GET' ? await get(base(host), path, texts) : await postJson(base(host), path, params);
     const documented = documents[host].paths[path]?.[method.toLowerCase()];
     expect({ key, documented: documented !== undefined }).toEqual({ key, documented: true });
-    expect({ key, status: answer.status, type: answer.contentType }).toEqual({ key, status: 200, type: 'application/json; charset=utf-8' });
+    expect({ key, status: answer.status, type: answer.contentType }).toEqual({
+      key,
+      status: 200,
+      type: 'application/json; charset=utf-8',
+    });
     const schema = documented.responses['200'].content?.['application/json'].schema as { oneOf: Schema[] };
     expectValid(host, `${key} 200`, schema, answer.json);
     expectValid(host, `${key} ${expected}`, schema.oneOf[expected === 'success' ? 0 : 1], answer.json);
@@ -102,7 +123,8 @@ describe('the API descriptions against the live service', () => {
     return answer.json;
   }
   const ok = (host: string, key: string, params: Record<string, string | number>) => call(host, key, params, 'success');
-  const refused = (host: string, key: string, params: Record<string, string | number>) => call(host, key, params, 'refusal');
+  const refused = (host: string, key: string, params: Record<string, string | number>) =>
+    call(host, key, params, 'refusal');
 
   it("gives every documented operation's success and refusal in the shapes its document declares", async () => {
     const client = selfService(store);
@@ -117,7 +139,11 @@ describe('the API descriptions against the live service', () => {
     await ok('account', 'GET /webhook', { ...instance, webhookUrl: url });
 
     for (const method of ['GET', 'POST']) {
-      const changed = await ok('instance', `${method} /webhook`, { ...instance, webhookUrl: url, events: 'messages,acks,instance' });
+      const changed = await ok('instance', `${method} /webhook`, {
+        ...instance,
+        webhookUrl: url,
+        events: 'messages,acks,instance',
+      });
       expect(changed.events).toEqual(['messages', 'acks', 'instance']);
       await ok('instance', `${method} /getWebhookStatus`, instance);
       await ok('instance', `${method} /rotateSigningSecret`, instance);
@@ -135,7 +161,9 @@ describe('the API descriptions against the live service', () => {
     }
     for (const method of ['GET', 'POST']) {
       const listed = await ok('instance', `${method} /getNotifications`, { ...instance, after: 0, limit: 50 });
-      expect(listed.notifications.map((n: { body: object }) => Object.keys(n.body).pop())).toEqual(expect.arrayContaining(['messages', 'ack', 'instance']));
+      expect(listed.notifications.map((n: { body: object }) => Object.keys(n.body).pop())).toEqual(
+        expect.arrayContaining(['messages', 'ack', 'instance']),
+      );
       const logs = await ok('instance', `${method} /getWebhookLogs`, { ...instance, limit: 20 });
       // Tests (sequence null) and deliveries (a sequence).
       expect(logs.attempts.map((a: { test: boolean }) => a.test)).toEqual(expect.arrayContaining([true, false]));
@@ -152,7 +180,15 @@ describe('the API descriptions against the live service', () => {
 
     // Refusals: a request without its parameters (the form stage), wrong credentials (the
     // authentication stage), and some of the rest.
-    const wrong = { email: who.email, apikey: 'wrong-key', token: 'wrong-token', instanceid: instance.instanceid, packageid: 'trial', webhookUrl: url, from: 1 };
+    const wrong = {
+      email: who.email,
+      apikey: 'wrong-key',
+      token: 'wrong-token',
+      instanceid: instance.instanceid,
+      packageid: 'trial',
+      webhookUrl: url,
+      from: 1,
+    };
     const codes: Record<string, string[]> = {};
     for (const host of ['account', 'instance']) {
       for (const key of operationKeys(host)) {
@@ -163,9 +199,27 @@ describe('the API descriptions against the live service', () => {
     expect(codes['account GET /listInstances empty']).toEqual(['0001']);
     expect(codes['account GET /listInstances wrong']).toEqual(['0003']);
     expect(codes['instance POST /redeliver wrong']).toEqual(['0006']);
-    expect((await refused('account', 'GET /renewInstance', { ...account(), instanceid: spare.instanceid, packageid: 'trial' })).msg).toEqual(['0005']);
-    expect((await refused('account', 'GET /newInstance', { email: who.email, token: who.apikey, packageid: 'no-such-package' })).msg).toEqual(['0004']);
-    expect((await refused('instance', 'POST /webhook', { ...instance, webhookUrl: 'https://example.com\\hook' })).msg).toEqual(['0008']);
+    expect(
+      (
+        await refused('account', 'GET /renewInstance', {
+          ...account(),
+          instanceid: spare.instanceid,
+          packageid: 'trial',
+        })
+      ).msg,
+    ).toEqual(['0005']);
+    expect(
+      (
+        await refused('account', 'GET /newInstance', {
+          email: who.email,
+          token: who.apikey,
+          packageid: 'no-such-package',
+        })
+      ).msg,
+    ).toEqual(['0004']);
+    expect(
+      (await refused('instance', 'POST /webhook', { ...instance, webhookUrl: 'https://example.com\\hook' })).msg,
+    ).toEqual(['0008']);
     await ok('instance', 'POST /webhook', { ...instance, webhookUrl: '' });
     expect((await refused('instance', 'GET /testWebhook', instance)).msg).toEqual(['0015']);
     expect((await refused('instance', 'POST /redeliver', { ...instance, from: 1 })).msg).toEqual(['0015']);
@@ -190,23 +244,40 @@ describe('the API descriptions against the live service', () => {
           const preflight = method === 'options';
           const answer = await request(url, {
             method: method.toUpperCase(),
-            headers: preflight ? { origin: 'https://elsewhere.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } : {},
+            headers: preflight
+              ? {
+                  origin: 'https://elsewhere.example',
+                  'access-control-request-method': 'POST',
+                  'access-control-request-headers': 'content-type',
+                }
+              : {},
           });
           const routing = answer.status === 404 || answer.status === 405 || (answer.json?.msg ?? []).includes('0013');
           expect({ host, method, path, routing }).toEqual({ host, method, path, routing: false });
           // Each answer has a status the document declares for it.
           const documented = Object.keys(op.responses).filter((status) => status !== 'default');
-          expect({ host, method, path, status: documented.includes(String(answer.status)) }).toEqual({ host, method, path, status: true });
+          expect({ host, method, path, status: documented.includes(String(answer.status)) }).toEqual({
+            host,
+            method,
+            path,
+            status: true,
+          });
           if (preflight) {
             const headers = op.responses['204'].headers ?? {};
             for (const [name, { schema }] of Object.entries(headers)) {
               const value = answer.headers.get(name);
               expect({ path, name, present: value !== null }).toEqual({ path, name, present: true });
-              expectValid(host, `${path} OPTIONS ${name}`, schema, schema['type'] === 'integer' ? Number(value) : value);
+              expectValid(
+                host,
+                `${path} OPTIONS ${name}`,
+                schema,
+                schema['type'] === 'integer' ? Number(value) : value,
+              );
             }
           }
           const body = op.responses[String(answer.status)]?.content?.['application/json'];
-          if (body && method === 'get' && path !== '/openapi.json') expectValid(host, `${method} ${path} body`, body.schema, answer.json);
+          if (body && method === 'get' && path !== '/openapi.json')
+            expectValid(host, `${method} ${path} body`, body.schema, answer.json);
           probed.push(`${host} ${method.toUpperCase()} ${path}`);
         }
       }

@@ -23,13 +23,20 @@ describe('the API descriptions and their interactive reference', () => {
   it('each public host serves its own operations as a valid OpenAPI document', async () => {
     for (const [host, base] of hosts()) {
       const answer = await request(`${base}/openapi.json`);
-      expect({ status: answer.status, type: answer.contentType }).toEqual({ status: 200, type: 'application/json; charset=utf-8' });
+      expect({ status: answer.status, type: answer.contentType }).toEqual({
+        status: 200,
+        type: 'application/json; charset=utf-8',
+      });
       documents[host] = answer.json;
       await expect(SwaggerParser.validate(structuredClone(answer.json))).resolves.toBeDefined();
     }
-    expect(Object.keys(documents['account'].paths)).toEqual(expect.arrayContaining(['/newInstance', '/resetApiKey', '/webhook']));
+    expect(Object.keys(documents['account'].paths)).toEqual(
+      expect.arrayContaining(['/newInstance', '/resetApiKey', '/webhook']),
+    );
     expect(Object.keys(documents['account'].paths)).not.toContain('/getWebhookStatus');
-    expect(Object.keys(documents['instance'].paths)).toEqual(expect.arrayContaining(['/getWebhookStatus', '/redeliver', '/webhook']));
+    expect(Object.keys(documents['instance'].paths)).toEqual(
+      expect.arrayContaining(['/getWebhookStatus', '/redeliver', '/webhook']),
+    );
     expect(Object.keys(documents['instance'].paths)).not.toContain('/newInstance');
     // The instance host's rule for every answer: readable cross-origin.
     expect((await request(`${api.apiUrl}/openapi.json`)).headers.get('access-control-allow-origin')).toBe('*');
@@ -38,7 +45,10 @@ describe('the API descriptions and their interactive reference', () => {
   it('/docs loads, with every file it names, from the host itself and nowhere else', async () => {
     for (const [, base] of hosts()) {
       const page = await request(`${base}/docs`);
-      expect({ status: page.status, type: page.contentType }).toEqual({ status: 200, type: 'text/html; charset=utf-8' });
+      expect({ status: page.status, type: page.contentType }).toEqual({
+        status: 200,
+        type: 'text/html; charset=utf-8',
+      });
       expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
       const refs = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
       expect(refs.length).toBeGreaterThanOrEqual(3);
@@ -65,18 +75,24 @@ describe('the API descriptions and their interactive reference', () => {
       expectFailure(post, ['0013'], 405);
       expect(post.headers.get('allow')).toBe('GET, HEAD');
       const head = await request(`${base}/openapi.json`, { method: 'HEAD' });
-      expect({ status: head.status, body: head.text, length: Number(head.headers.get('content-length')) > 0 }).toEqual({ status: 200, body: '', length: true });
+      expect({ status: head.status, body: head.text, length: Number(head.headers.get('content-length')) > 0 }).toEqual({
+        status: 200,
+        body: '',
+        length: true,
+      });
     }
     expectFailure(await request(`${api.internalUrl}/openapi.json`), ['0013'], 404);
     // A file route's name is matched as sent: a malformed percent-escape is no such file, not 0002.
-    for (const name of ['%zz', '%E0%A4%A', 'a%']) expectFailure(await request(`${api.accountUrl}/assets/${name}`), ['0013'], 404);
+    for (const name of ['%zz', '%E0%A4%A', 'a%'])
+      expectFailure(await request(`${api.accountUrl}/assets/${name}`), ['0013'], 404);
   });
 
   it("neither spends a source's failure budget nor is refused to a source past it", async () => {
     const fail = () => get(api.accountUrl, '/listInstances', { email: 'bad', apikey: 'x' });
     const readAll = async () => {
       for (const [, base] of hosts()) {
-        for (const path of ['/openapi.json', '/docs', '/docs/swagger-ui.css']) expect((await request(`${base}${path}`)).status).toBe(200);
+        for (const path of ['/openapi.json', '/docs', '/docs/swagger-ui.css'])
+          expect((await request(`${base}${path}`)).status).toBe(200);
       }
     };
     // The budget is two failures.

@@ -6,7 +6,16 @@ import { expectFailure, expectSuccess, get, postForm, postJson, request, type An
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DAY_MS = 86_400_000;
 const DURATION_DAYS: Record<string, number> = { trial: 3, monthly: 30, annual: 365 };
-const LISTED_KEYS = ['createdAt', 'events', 'expiresAt', 'instanceid', 'packageid', 'status', 'webhookEnabled', 'webhookUrl'];
+const LISTED_KEYS = [
+  'createdAt',
+  'events',
+  'expiresAt',
+  'instanceid',
+  'packageid',
+  'status',
+  'webhookEnabled',
+  'webhookUrl',
+];
 /** The notification kinds of an instance that never chose any (docs/api.md 8.4). */
 const DEFAULT_EVENTS = ['messages', 'ownMessages', 'acks'];
 
@@ -35,7 +44,8 @@ describe('operations (docs/api.md section 4)', () => {
   const newInstance = async (who: Account, packageid = 'trial') =>
     expectSuccess(await get(api.accountUrl, '/newInstance', { email: who.email, token: who.apikey, packageid }));
   const list = async (who: Account) =>
-    expectSuccess(await get(api.accountUrl, '/listInstances', { email: who.email, apikey: who.apikey })).instances as any[];
+    expectSuccess(await get(api.accountUrl, '/listInstances', { email: who.email, apikey: who.apikey }))
+      .instances as any[];
   const status = async (i: Instance) =>
     expectSuccess(await get(api.apiUrl, '/getWebhookStatus', { instanceid: i.instanceid, token: i.token }));
   const setWebhook = async (i: Instance, webhookUrl: string) =>
@@ -75,7 +85,12 @@ describe('operations (docs/api.md section 4)', () => {
       const who = account();
       const created = await newInstance(who, 'trial');
       const renew = (packageid: string) =>
-        get(api.accountUrl, '/renewInstance', { email: who.email, apikey: who.apikey, instanceid: created.instanceid, packageid });
+        get(api.accountUrl, '/renewInstance', {
+          email: who.email,
+          apikey: who.apikey,
+          instanceid: created.instanceid,
+          packageid,
+        });
 
       const annual = expectSuccess(await renew('annual'));
       expectKeys(annual, ['success', 'instanceid', 'packageid', 'expiresAt']);
@@ -98,7 +113,11 @@ describe('operations (docs/api.md section 4)', () => {
     it("listInstances shows only the account's own instances, oldest first, with the documented keys and no secrets", async () => {
       const owner = account();
       const other = account();
-      const mine = [await newInstance(owner, 'annual'), await newInstance(owner, 'trial'), await newInstance(owner, 'monthly')];
+      const mine = [
+        await newInstance(owner, 'annual'),
+        await newInstance(owner, 'trial'),
+        await newInstance(owner, 'monthly'),
+      ];
       const theirs = await newInstance(other);
 
       const answer = await get(api.accountUrl, '/listInstances', { email: owner.email, apikey: owner.apikey });
@@ -120,7 +139,8 @@ describe('operations (docs/api.md section 4)', () => {
           events: DEFAULT_EVENTS,
         });
       });
-      for (const secret of [...mine.map((i) => i.token), theirs.token, owner.apikey]) expect(answer.text).not.toContain(secret);
+      for (const secret of [...mine.map((i) => i.token), theirs.token, owner.apikey])
+        expect(answer.text).not.toContain(secret);
       expect(answer.text).not.toMatch(/hash|"token"/i);
       expect((await list(other)).map((i) => i.instanceid)).toEqual([theirs.instanceid]);
     });
@@ -128,11 +148,20 @@ describe('operations (docs/api.md section 4)', () => {
     it('compares e-mail addresses case-insensitively on newInstance, renewInstance and listInstances', async () => {
       const who = account();
       const shouted = who.email.toUpperCase();
-      const created = expectSuccess(await get(api.accountUrl, '/newInstance', { email: shouted, token: who.apikey, packageid: 'trial' }));
-      expectSuccess(
-        await get(api.accountUrl, '/renewInstance', { email: shouted, apikey: who.apikey, instanceid: created.instanceid, packageid: 'trial' }),
+      const created = expectSuccess(
+        await get(api.accountUrl, '/newInstance', { email: shouted, token: who.apikey, packageid: 'trial' }),
       );
-      const rows = expectSuccess(await get(api.accountUrl, '/listInstances', { email: `Ops${who.email.slice(3)}`, apikey: who.apikey }));
+      expectSuccess(
+        await get(api.accountUrl, '/renewInstance', {
+          email: shouted,
+          apikey: who.apikey,
+          instanceid: created.instanceid,
+          packageid: 'trial',
+        }),
+      );
+      const rows = expectSuccess(
+        await get(api.accountUrl, '/listInstances', { email: `Ops${who.email.slice(3)}`, apikey: who.apikey }),
+      );
       expect(rows.instances.map((i: Instance) => i.instanceid)).toEqual([created.instanceid]);
       expect(await list(who)).toEqual(rows.instances);
     });
@@ -144,7 +173,11 @@ describe('operations (docs/api.md section 4)', () => {
       const on = expectSuccess(await viaAccountHost('https://8.8.8.8/account-host'));
       expectKeys(on, ['success', 'webhookUrl', 'enabled', 'events']);
       expect(on).toMatchObject({ webhookUrl: 'https://8.8.8.8/account-host', enabled: true, events: DEFAULT_EVENTS });
-      expect(await status(instance)).toMatchObject({ webhookUrl: 'https://8.8.8.8/account-host', enabled: true, instanceStatus: 'active' });
+      expect(await status(instance)).toMatchObject({
+        webhookUrl: 'https://8.8.8.8/account-host',
+        enabled: true,
+        instanceStatus: 'active',
+      });
       expect(expectSuccess(await viaAccountHost(''))).toMatchObject({ webhookUrl: '', enabled: false });
       expect(await status(instance)).toMatchObject({ webhookUrl: '', enabled: false });
     });
@@ -157,15 +190,31 @@ describe('operations (docs/api.md section 4)', () => {
     });
 
     const post = (path: string, contentType: string, body: string, query = '') =>
-      request(`${api.apiUrl}${path}${query && `?${query}`}`, { method: 'POST', headers: { 'content-type': contentType }, body });
+      request(`${api.apiUrl}${path}${query && `?${query}`}`, {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body,
+      });
     const FORMS: Array<[string, (path: string, params: Record<string, string>) => Promise<Answer>]> = [
       ['GET with a query string', (path, p) => get(api.apiUrl, path, p)],
       ['POST application/x-www-form-urlencoded', (path, p) => postForm(api.apiUrl, path, p)],
       ['POST application/json', (path, p) => postJson(api.apiUrl, path, p)],
-      ['POST application/json; charset=utf-8', (path, p) => post(path, 'application/json; charset=utf-8', JSON.stringify(p))],
-      ['POST form; charset=UTF-8', (path, p) => post(path, 'application/x-www-form-urlencoded; charset=UTF-8', `${new URLSearchParams(p)}`)],
-      ['POST with an empty JSON body, parameters in the query', (path, p) => post(path, 'application/json', '', `${new URLSearchParams(p)}`)],
-      ['POST without a body, parameters in the query', (path, p) => request(`${api.apiUrl}${path}?${new URLSearchParams(p)}`, { method: 'POST' })],
+      [
+        'POST application/json; charset=utf-8',
+        (path, p) => post(path, 'application/json; charset=utf-8', JSON.stringify(p)),
+      ],
+      [
+        'POST form; charset=UTF-8',
+        (path, p) => post(path, 'application/x-www-form-urlencoded; charset=UTF-8', `${new URLSearchParams(p)}`),
+      ],
+      [
+        'POST with an empty JSON body, parameters in the query',
+        (path, p) => post(path, 'application/json', '', `${new URLSearchParams(p)}`),
+      ],
+      [
+        'POST without a body, parameters in the query',
+        (path, p) => request(`${api.apiUrl}${path}?${new URLSearchParams(p)}`, { method: 'POST' }),
+      ],
     ];
 
     it.each(FORMS)('%s: webhook registers and clears, getWebhookStatus reports it', async (name, send) => {
@@ -177,7 +226,10 @@ describe('operations (docs/api.md section 4)', () => {
       const seen = expectSuccess(await send('/getWebhookStatus', creds));
       expectKeys(seen, ['success', 'webhookUrl', 'enabled', 'instanceStatus', 'events']);
       expect(seen).toMatchObject({ webhookUrl: url, enabled: true, instanceStatus: 'active' });
-      expect(expectSuccess(await send('/webhook', { ...creds, webhookUrl: '' }))).toMatchObject({ webhookUrl: '', enabled: false });
+      expect(expectSuccess(await send('/webhook', { ...creds, webhookUrl: '' }))).toMatchObject({
+        webhookUrl: '',
+        enabled: false,
+      });
       expect(expectSuccess(await send('/getWebhookStatus', creds))).toMatchObject({ webhookUrl: '', enabled: false });
     });
 
@@ -188,13 +240,20 @@ describe('operations (docs/api.md section 4)', () => {
       const { instanceid, token } = instance;
       const url = 'https://8.8.8.8/from-the-body';
       const wrong = `${token}x`;
-      expect(expectSuccess(await send(api.apiUrl, '/webhook', { token, webhookUrl: url }, { instanceid, token: wrong, webhookUrl: '' }))).toMatchObject({
+      expect(
+        expectSuccess(
+          await send(api.apiUrl, '/webhook', { token, webhookUrl: url }, { instanceid, token: wrong, webhookUrl: '' }),
+        ),
+      ).toMatchObject({
         webhookUrl: url,
         enabled: true,
       });
       expectSuccess(await send(api.apiUrl, '/getWebhookStatus', { token }, { instanceid, token: wrong }));
       expectFailure(await send(api.apiUrl, '/getWebhookStatus', { token: wrong }, { instanceid, token }), ['0006']);
-      expectFailure(await send(api.apiUrl, '/webhook', { token: wrong, webhookUrl: '' }, { instanceid, token, webhookUrl: '' }), ['0006']);
+      expectFailure(
+        await send(api.apiUrl, '/webhook', { token: wrong, webhookUrl: '' }, { instanceid, token, webhookUrl: '' }),
+        ['0006'],
+      );
       expect(await status(instance)).toMatchObject({ webhookUrl: url, enabled: true });
     });
   });
@@ -222,7 +281,10 @@ describe('operations (docs/api.md section 4)', () => {
     it('registering the same URL twice succeeds both times and leaves it registered', async () => {
       const instance = await newInstance(account());
       for (let n = 0; n < 2; n++) {
-        expect(await setWebhook(instance, 'https://1.1.1.1/twice')).toMatchObject({ webhookUrl: 'https://1.1.1.1/twice', enabled: true });
+        expect(await setWebhook(instance, 'https://1.1.1.1/twice')).toMatchObject({
+          webhookUrl: 'https://1.1.1.1/twice',
+          enabled: true,
+        });
       }
       expect(await status(instance)).toMatchObject({ webhookUrl: 'https://1.1.1.1/twice', enabled: true });
     });
@@ -273,7 +335,12 @@ describe('operations (docs/api.md section 4)', () => {
         expect(await listed(who, created)).toMatchObject({ webhookUrl: '', webhookEnabled: false });
 
         const renewed = expectSuccess(
-          await get(api.accountUrl, '/renewInstance', { email: who.email, apikey: who.apikey, instanceid: created.instanceid, packageid: 'monthly' }),
+          await get(api.accountUrl, '/renewInstance', {
+            email: who.email,
+            apikey: who.apikey,
+            instanceid: created.instanceid,
+            packageid: 'monthly',
+          }),
         );
         expect(await listed(who, created)).toMatchObject({ packageid: 'monthly', expiresAt: renewed.expiresAt });
       }

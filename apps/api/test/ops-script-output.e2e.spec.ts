@@ -32,7 +32,12 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, closeStdou
 
 /** The CLI as `npm run ops` runs it once built. */
 const builtCli = (args: string[], env: NodeJS.ProcessEnv, closeStdout = false) =>
-  run(process.execPath, [...builtEntryArgs('dist/tools/ops/src/main.js'), ...args], { ...env, ...BUILT_ENV }, closeStdout);
+  run(
+    process.execPath,
+    [...builtEntryArgs('dist/tools/ops/src/main.js'), ...args],
+    { ...env, ...BUILT_ENV },
+    closeStdout,
+  );
 
 /** Every stdout line parsed as JSON; fails naming the first line that is not. */
 function jsonLines(stdout: string): any[] {
@@ -67,7 +72,10 @@ describe('npm run --silent ops: stdout holds JSON lines only', () => {
    * `npm run ops` runs once built, with the same stdout. */
   const viaNpm = async (...args: string[]) => {
     const result = await run('npm', ['run', '--silent', 'ops', '--', ...args], env);
-    expect({ status: result.status, stderr: result.stderr.replace(/^dist\/apps\/dashboard: .*\n/m, '') }).toEqual({ status: 0, stderr: '' });
+    expect({ status: result.status, stderr: result.stderr.replace(/^dist\/apps\/dashboard: .*\n/m, '') }).toEqual({
+      status: 0,
+      stderr: '',
+    });
     return jsonLines(result.stdout);
   };
   const ops = async (...args: string[]) => {
@@ -80,7 +88,9 @@ describe('npm run --silent ops: stdout holds JSON lines only', () => {
     const [created, ...rest] = await viaNpm('accounts', 'create', '--email', email);
     expect(rest).toEqual([]);
     expect(created).toEqual({ email, apikey: expect.stringMatching(/^gwk_/) });
-    const made = expectSuccess(await get(api.accountUrl, '/newInstance', { email, token: created.apikey, packageid: 'trial' }));
+    const made = expectSuccess(
+      await get(api.accountUrl, '/newInstance', { email, token: created.apikey, packageid: 'trial' }),
+    );
     instanceid = made.instanceid;
   }, 120_000);
 
@@ -92,7 +102,8 @@ describe('npm run --silent ops: stdout holds JSON lines only', () => {
   it('events list prints one line per event', async () => {
     const events = await ops('events', 'list', '--limit', '5');
     expect(events.length).toBeGreaterThan(0);
-    for (const event of events) expect(event).toEqual(expect.objectContaining({ type: expect.any(String), position: expect.any(String) }));
+    for (const event of events)
+      expect(event).toEqual(expect.objectContaining({ type: expect.any(String), position: expect.any(String) }));
   }, 120_000);
 
   it('audit timeline --json prints one line per event of the instance', async () => {
@@ -108,8 +119,12 @@ describe('npm run --silent ops: stdout holds JSON lines only', () => {
 
   it('deliveries resend, instances erase and accounts reset-key print one line each', async () => {
     expect(await ops('deliveries', 'resend', '--instance', instanceid)).toEqual([{ instance: instanceid, resent: 0 }]);
-    expect(await ops('instances', 'erase', '--instance', instanceid)).toEqual([expect.objectContaining({ instance: instanceid })]);
-    expect(await ops('accounts', 'reset-key', '--email', email)).toEqual([{ email, apikey: expect.stringMatching(/^gwk_/) }]);
+    expect(await ops('instances', 'erase', '--instance', instanceid)).toEqual([
+      expect.objectContaining({ instance: instanceid }),
+    ]);
+    expect(await ops('accounts', 'reset-key', '--email', email)).toEqual([
+      { email, apikey: expect.stringMatching(/^gwk_/) },
+    ]);
   }, 240_000);
 });
 

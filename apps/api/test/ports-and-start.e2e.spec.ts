@@ -61,7 +61,9 @@ describe('a port that is already in use', () => {
     const child = spawn(process.execPath, [join(ROOT, 'tools/start.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const { status, stderr } = await collect(child).ended;
     expect(status).not.toBe(0);
-    expect(stderr).toContain(`api failed to start: port ${held.port} on 127.0.0.1 (API_PORT, the instance listener) is already in use`);
+    expect(stderr).toContain(
+      `api failed to start: port ${held.port} on 127.0.0.1 (API_PORT, the instance listener) is already in use`,
+    );
     expect(stderr).not.toContain('Dashboard:');
   });
 });
@@ -85,18 +87,31 @@ describe('npm start (tools/start.js) once ready', () => {
   const readyLines = async (): Promise<string[]> => {
     const deadline = Date.now() + 60_000;
     while (!/^Notifier: .*\n/m.test(out.stderr)) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ready lines:\n${out.stderr}\n${out.stdout}`);
+      if (Date.now() > deadline || child.exitCode !== null)
+        throw new Error(`no ready lines:\n${out.stderr}\n${out.stdout}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    return out.stderr.split('\n').filter((line) => /^(Dashboard|Account host|Instance host|Internal ingest host|Notifier):/.test(line));
+    return out.stderr
+      .split('\n')
+      .filter((line) => /^(Dashboard|Account host|Instance host|Internal ingest host|Notifier):/.test(line));
   };
 
   it('prints the dashboard and the hosts on stderr, each reachable', async () => {
     const lines = await readyLines();
-    const url = (label: string) => lines.find((line) => line.startsWith(`${label}: `))?.split(' ')[label.split(' ').length];
-    expect(lines.map((line) => line.split(':')[0])).toEqual(['Dashboard', 'Account host', 'Instance host', 'Internal ingest host', 'Notifier']);
+    const url = (label: string) =>
+      lines.find((line) => line.startsWith(`${label}: `))?.split(' ')[label.split(' ').length];
+    expect(lines.map((line) => line.split(':')[0])).toEqual([
+      'Dashboard',
+      'Account host',
+      'Instance host',
+      'Internal ingest host',
+      'Notifier',
+    ]);
     const dashboard = await request(url('Dashboard')!);
-    expect({ status: dashboard.status, type: dashboard.contentType }).toEqual({ status: 200, type: expect.stringMatching(/^text\/html/) });
+    expect({ status: dashboard.status, type: dashboard.contentType }).toEqual({
+      status: 200,
+      type: expect.stringMatching(/^text\/html/),
+    });
     for (const label of ['Account host', 'Instance host', 'Internal ingest host']) {
       expect(url(label)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
       expect((await request(`${url(label)}healthz`)).status).toBe(200);
@@ -104,7 +119,7 @@ describe('npm start (tools/start.js) once ready', () => {
     expect((await request(lines[4].split(' ')[1])).status).toBe(200);
   });
 
-  it('leaves stdout to the apps\' JSON log lines', async () => {
+  it("leaves stdout to the apps' JSON log lines", async () => {
     await readyLines();
     const lines = out.stdout.split('\n').filter(Boolean);
     expect(lines.some((line) => line.includes('"msg":"ready"'))).toBe(true);

@@ -1,4 +1,14 @@
-import { ApiProcess, createAccount, expectFailure, expectSuccess, expectThrottled, fromAddress, get, postJson, request } from '@gw/testing';
+import {
+  ApiProcess,
+  createAccount,
+  expectFailure,
+  expectSuccess,
+  expectThrottled,
+  fromAddress,
+  get,
+  postJson,
+  request,
+} from '@gw/testing';
 
 // Security review findings 1, 2, 5 and 9 (docs/api.md section 2): budgets keyed only on values that
 // passed the form rules, spent only by whoever authenticated, and per source for everything else.
@@ -10,7 +20,8 @@ const owner = fromAddress('127.0.0.3');
 const gateway = fromAddress('127.0.0.1');
 
 async function metric(api: ApiProcess, name: string, limit: string): Promise<number> {
-  const text = (await request(`${api.internalUrl}/metrics`, { headers: { authorization: `Bearer ${INTERNAL_TOKEN}` } })).text;
+  const text = (await request(`${api.internalUrl}/metrics`, { headers: { authorization: `Bearer ${INTERNAL_TOKEN}` } }))
+    .text;
   const line = text.split('\n').find((l) => l.startsWith(`${name}{limit="${limit}"}`));
   if (!line) throw new Error(`metric ${name}{limit="${limit}"} missing from:\n${text.slice(0, 500)}`);
   return Number(line.split(' ')[1]);
@@ -39,11 +50,17 @@ describe('rate-limit budgets', () => {
   });
 
   it('does not let a stranger spend an account budget without its key', async () => {
-    api = await ApiProcess.start({ env: { RATE_LIMIT_ACCOUNT_PER_MINUTE: '20', RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '30' } });
+    api = await ApiProcess.start({
+      env: { RATE_LIMIT_ACCOUNT_PER_MINUTE: '20', RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '30' },
+    });
     const bob = createAccount(api.dataDir, 'bob@example.com');
-    for (let i = 0; i < 20; i++) expectFailure(await stranger.get(api.accountUrl, '/listInstances', { email: bob.email }), ['0001']);
+    for (let i = 0; i < 20; i++)
+      expectFailure(await stranger.get(api.accountUrl, '/listInstances', { email: bob.email }), ['0001']);
     for (let i = 0; i < 10; i++) {
-      expectFailure(await stranger.get(api.accountUrl, '/listInstances', { email: bob.email, apikey: `gwk_wrong${i}` }), ['0003']);
+      expectFailure(
+        await stranger.get(api.accountUrl, '/listInstances', { email: bob.email, apikey: `gwk_wrong${i}` }),
+        ['0003'],
+      );
     }
     // 30 failures spent the stranger's own budget: it is refused, even with a right key.
     expectThrottled(await stranger.get(api.accountUrl, '/listInstances', { email: bob.email, apikey: bob.apikey }));
@@ -51,16 +68,40 @@ describe('rate-limit budgets', () => {
   });
 
   it('does not let a stranger spend an instance budget without its token', async () => {
-    api = await ApiProcess.start({ env: { RATE_LIMIT_INSTANCE_PER_MINUTE: '20', RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '1000' } });
+    api = await ApiProcess.start({
+      env: { RATE_LIMIT_INSTANCE_PER_MINUTE: '20', RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '1000' },
+    });
     const account = createAccount(api.dataDir, 'carol@example.com');
-    const instance = expectSuccess(await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }));
-    for (let i = 0; i < 25; i++) expectFailure(await stranger.postJson(api.apiUrl, '/getWebhookStatus', { instanceid: instance.instanceid }), ['0001']);
+    const instance = expectSuccess(
+      await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }),
+    );
+    for (let i = 0; i < 25; i++)
+      expectFailure(await stranger.postJson(api.apiUrl, '/getWebhookStatus', { instanceid: instance.instanceid }), [
+        '0001',
+      ]);
     for (let i = 0; i < 25; i++) {
-      expectFailure(await stranger.postJson(api.apiUrl, '/getWebhookStatus', { instanceid: instance.instanceid, token: `gwt_no${i}` }), ['0006']);
+      expectFailure(
+        await stranger.postJson(api.apiUrl, '/getWebhookStatus', {
+          instanceid: instance.instanceid,
+          token: `gwt_no${i}`,
+        }),
+        ['0006'],
+      );
     }
-    for (let i = 0; i < 20; i++) expectSuccess(await owner.postJson(api.apiUrl, '/getWebhookStatus', { instanceid: instance.instanceid, token: instance.token }));
+    for (let i = 0; i < 20; i++)
+      expectSuccess(
+        await owner.postJson(api.apiUrl, '/getWebhookStatus', {
+          instanceid: instance.instanceid,
+          token: instance.token,
+        }),
+      );
     // The owner's own 20 requests spent the instance's budget, whoever sends the next one.
-    expectThrottled(await stranger.postJson(api.apiUrl, '/getWebhookStatus', { instanceid: instance.instanceid, token: instance.token }));
+    expectThrottled(
+      await stranger.postJson(api.apiUrl, '/getWebhookStatus', {
+        instanceid: instance.instanceid,
+        token: instance.token,
+      }),
+    );
   });
 
   it('throttles wrong bearer tokens on the ingest host per source, after routing', async () => {
@@ -68,7 +109,8 @@ describe('rate-limit budgets', () => {
     const message = { id: 'm1', chatId: 'c1', time: 1_700_000_000 };
     const wrong = { authorization: 'Bearer not-the-token-at-all' };
     const right = { authorization: `Bearer ${INTERNAL_TOKEN}` };
-    for (let i = 0; i < 5; i++) expectFailure(await stranger.postJson(api.internalUrl, '/instances/abc/messages', message, wrong), ['0014'], 401);
+    for (let i = 0; i < 5; i++)
+      expectFailure(await stranger.postJson(api.internalUrl, '/instances/abc/messages', message, wrong), ['0014'], 401);
     expectThrottled(await stranger.postJson(api.internalUrl, '/instances/abc/messages', message, wrong), 429);
     expectThrottled(await stranger.postJson(api.internalUrl, '/instances/abc/messages', message, right), 429);
     // Routing still comes first, and the gateway at another address is not affected.
@@ -79,22 +121,59 @@ describe('rate-limit budgets', () => {
   it('never refuses the gateway on the ingest host because of public failures from its address', async () => {
     api = await ApiProcess.start({ env: { RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '30', INTERNAL_TOKEN } });
     const account = createAccount(api.dataDir, 'gateway-owner@example.com');
-    const instance = expectSuccess(await owner.get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }));
+    const instance = expectSuccess(
+      await owner.get(api.accountUrl, '/newInstance', {
+        email: account.email,
+        token: account.apikey,
+        packageid: 'trial',
+      }),
+    );
     // 30 failed requests on the public hosts from the gateway's own address (and one more, refused).
-    for (let i = 0; i < 15; i++) expectFailure(await gateway.get(api.accountUrl, '/listInstances', { email: account.email, apikey: `gwk_wrong${i}` }), ['0003']);
-    for (let i = 0; i < 15; i++) expectFailure(await gateway.postJson(api.apiUrl, '/getWebhookStatus', { instanceid: instance.instanceid, token: `gwt_no${i}` }), ['0006']);
-    expectThrottled(await gateway.get(api.accountUrl, '/listInstances', { email: account.email, apikey: account.apikey }));
-    expectThrottled(await gateway.postJson(api.apiUrl, '/getWebhookStatus', { instanceid: instance.instanceid, token: instance.token }));
+    for (let i = 0; i < 15; i++)
+      expectFailure(
+        await gateway.get(api.accountUrl, '/listInstances', { email: account.email, apikey: `gwk_wrong${i}` }),
+        ['0003'],
+      );
+    for (let i = 0; i < 15; i++)
+      expectFailure(
+        await gateway.postJson(api.apiUrl, '/getWebhookStatus', {
+          instanceid: instance.instanceid,
+          token: `gwt_no${i}`,
+        }),
+        ['0006'],
+      );
+    expectThrottled(
+      await gateway.get(api.accountUrl, '/listInstances', { email: account.email, apikey: account.apikey }),
+    );
+    expectThrottled(
+      await gateway.postJson(api.apiUrl, '/getWebhookStatus', {
+        instanceid: instance.instanceid,
+        token: instance.token,
+      }),
+    );
 
     const right = { authorization: `Bearer ${INTERNAL_TOKEN}` };
     for (let i = 0; i < 40; i++) {
-      const recorded = await gateway.postJson(api.internalUrl, `/instances/${instance.instanceid}/messages`, { id: `gw-${i}`, chatId: 'c1', time: 1_700_000_000 }, right);
+      const recorded = await gateway.postJson(
+        api.internalUrl,
+        `/instances/${instance.instanceid}/messages`,
+        { id: `gw-${i}`, chatId: 'c1', time: 1_700_000_000 },
+        right,
+      );
       expect(recorded.status).toBe(202);
     }
     // The other way round too: wrong bearer tokens spend the ingest host's budget only.
     const wrong = { authorization: 'Bearer not-the-token-at-all' };
-    for (let i = 0; i < 30; i++) expectFailure(await owner.postJson(api.internalUrl, '/instances/abc/messages', { id: 'm', chatId: 'c', time: 1 }, wrong), ['0014'], 401);
-    expectThrottled(await owner.postJson(api.internalUrl, '/instances/abc/messages', { id: 'm', chatId: 'c', time: 1 }, right), 429);
+    for (let i = 0; i < 30; i++)
+      expectFailure(
+        await owner.postJson(api.internalUrl, '/instances/abc/messages', { id: 'm', chatId: 'c', time: 1 }, wrong),
+        ['0014'],
+        401,
+      );
+    expectThrottled(
+      await owner.postJson(api.internalUrl, '/instances/abc/messages', { id: 'm', chatId: 'c', time: 1 }, right),
+      429,
+    );
     expectSuccess(await owner.get(api.accountUrl, '/listInstances', { email: account.email, apikey: account.apikey }));
   });
 

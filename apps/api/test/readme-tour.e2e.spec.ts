@@ -32,15 +32,27 @@ function shellEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 const shBlocks = (markdown: string) => [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1]);
 
 /** The tour's blocks: all of Using the API, and Notifications up to its walk-through (which starts servers). */
-const TOUR = [...shBlocks(section('## Using the API', '## Dashboard')), ...shBlocks(section('## Notifications', '### Walk-through'))];
+const TOUR = [
+  ...shBlocks(section('## Using the API', '## Dashboard')),
+  ...shBlocks(section('## Notifications', '### Walk-through')),
+];
 
 /** One command or comment per entry, continuation lines joined. */
-const logicalLines = (block: string) => block.replace(/\\\n\s*/g, ' ').split('\n').map((line) => line.trim()).filter(Boolean);
+const logicalLines = (block: string) =>
+  block
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
 const curlsIn = (line: string) => (line.match(/(?:^|\$\(|;\s*|\|\s*)curl\s/g) ?? []).length;
 
 /** A `# {…}` comment as JSON: elisions (`{…}`, `,…]`, `,…}`) dropped. */
 function expectedAnswer(comment: string): unknown {
-  const text = comment.replace(/^#\s*/, '').replace(/\{…\}/g, '{}').replace(/\[…\]/g, '[]').replace(/,\s*…(?=\s*[\]}])/g, '');
+  const text = comment
+    .replace(/^#\s*/, '')
+    .replace(/\{…\}/g, '{}')
+    .replace(/\[…\]/g, '[]')
+    .replace(/,\s*…(?=\s*[\]}])/g, '');
   return JSON.parse(text) as unknown;
 }
 
@@ -48,7 +60,8 @@ function expectedAnswer(comment: string): unknown {
 function differences(expected: unknown, actual: unknown, at = '$'): string[] {
   if (typeof expected === 'string') {
     if (typeof actual !== 'string') return [`${at}: not a string`];
-    if (!expected.includes('…')) return expected === actual ? [] : [`${at}: ${JSON.stringify(actual)}, README shows ${JSON.stringify(expected)}`];
+    if (!expected.includes('…'))
+      return expected === actual ? [] : [`${at}: ${JSON.stringify(actual)}, README shows ${JSON.stringify(expected)}`];
     const prefix = expected.slice(0, expected.indexOf('…'));
     return prefix.endsWith('_') && !actual.startsWith(prefix) ? [`${at}: does not start with ${prefix}`] : [];
   }
@@ -57,12 +70,16 @@ function differences(expected: unknown, actual: unknown, at = '$'): string[] {
     if (!Array.isArray(actual)) return [`${at}: not an array`];
     // A list of names (event kinds) is exact; a list of records only shows what one looks like.
     const names = expected.every((item) => typeof item !== 'object' || item === null);
-    return names && JSON.stringify(expected) !== JSON.stringify(actual) ? [`${at}: ${JSON.stringify(actual)}, README shows ${JSON.stringify(expected)}`] : [];
+    return names && JSON.stringify(expected) !== JSON.stringify(actual)
+      ? [`${at}: ${JSON.stringify(actual)}, README shows ${JSON.stringify(expected)}`]
+      : [];
   }
   if (expected !== null && typeof expected === 'object') {
     if (actual === null || typeof actual !== 'object') return [`${at}: not an object`];
     return Object.entries(expected).flatMap(([key, value]) =>
-      key in actual ? differences(value, (actual as Record<string, unknown>)[key], `${at}.${key}`) : [`${at}.${key}: missing`],
+      key in actual
+        ? differences(value, (actual as Record<string, unknown>)[key], `${at}.${key}`)
+        : [`${at}.${key}: missing`],
     );
   }
   return expected === actual ? [] : [`${at}: ${JSON.stringify(actual)}, README shows ${JSON.stringify(expected)}`];
@@ -111,11 +128,26 @@ describe("README's tour", () => {
     const prelude = `set -euo pipefail
 curl() { local answer; answer=$(command curl -sS "$@"); printf '%s\\n' "$answer"; printf '%s\\n' "$answer" >> "$TOUR_ANSWERS"; }
 `;
-    const env = shellEnv({ DATA_DIR: api.dataDir, BASE: api.accountUrl, API: api.apiUrl, INGEST: api.internalUrl, TOUR_ANSWERS: answersFile });
-    const run = spawnSync('bash', ['-c', prelude + TOUR.join('\n')], { cwd: ROOT, env, encoding: 'utf8', timeout: 150_000 });
-    if (run.status !== 0) throw new Error(`the tour stopped (${run.status ?? run.signal}):\n${run.stderr}\n${run.stdout}`);
+    const env = shellEnv({
+      DATA_DIR: api.dataDir,
+      BASE: api.accountUrl,
+      API: api.apiUrl,
+      INGEST: api.internalUrl,
+      TOUR_ANSWERS: answersFile,
+    });
+    const run = spawnSync('bash', ['-c', prelude + TOUR.join('\n')], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 150_000,
+    });
+    if (run.status !== 0)
+      throw new Error(`the tour stopped (${run.status ?? run.signal}):\n${run.stderr}\n${run.stdout}`);
 
-    const answers = readFileSync(answersFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const answers = readFileSync(answersFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const { curls, byCurl, others } = expectations();
     expect(answers).toHaveLength(curls);
     const problems = answers.flatMap((answer, i) => {
@@ -125,7 +157,9 @@ curl() { local answer; answer=$(command curl -sS "$@"); printf '%s\\n' "$answer"
     expect(problems).toEqual([]);
 
     // Answers of other commands (the operator CLI's), among the JSON lines the tour printed.
-    const printed = run.stdout.split('\n').flatMap((line) => (line.startsWith('{') ? [JSON.parse(line) as unknown] : []));
+    const printed = run.stdout
+      .split('\n')
+      .flatMap((line) => (line.startsWith('{') ? [JSON.parse(line) as unknown] : []));
     for (const expected of others) expect(printed.some((line) => differences(expected, line).length === 0)).toBe(true);
   }, 180_000);
 });
@@ -153,11 +187,25 @@ describe("README's walk-through", () => {
     await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
     const receiverPort = String((free.address() as AddressInfo).port);
     await new Promise((resolve) => free.close(resolve));
-    const env = shellEnv({ DATA_DIR: api.dataDir, BASE: api.accountUrl, API: api.apiUrl, RECEIVER_PORT: receiverPort, INTERNAL_PORT: String(api.ports['internal']) });
-    const run = spawnSync('bash', ['-c', `set -euo pipefail\n${blocks.slice(1).join('\n')}`], { cwd: ROOT, env, encoding: 'utf8', timeout: 150_000 });
-    if (run.status !== 0) throw new Error(`the walk-through stopped (${run.status ?? run.signal}):\n${run.stderr}\n${run.stdout}`);
+    const env = shellEnv({
+      DATA_DIR: api.dataDir,
+      BASE: api.accountUrl,
+      API: api.apiUrl,
+      RECEIVER_PORT: receiverPort,
+      INTERNAL_PORT: String(api.ports['internal']),
+    });
+    const run = spawnSync('bash', ['-c', `set -euo pipefail\n${blocks.slice(1).join('\n')}`], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 150_000,
+    });
+    if (run.status !== 0)
+      throw new Error(`the walk-through stopped (${run.status ?? run.signal}):\n${run.stderr}\n${run.stdout}`);
 
-    const printed = run.stdout.split('\n').flatMap((line) => (line.startsWith('{') ? [JSON.parse(line) as Record<string, any>] : []));
+    const printed = run.stdout
+      .split('\n')
+      .flatMap((line) => (line.startsWith('{') ? [JSON.parse(line) as Record<string, any>] : []));
     const received = printed.filter((line) => 'webhookId' in line);
     expect(received.length).toBeGreaterThan(0);
     expect(new Set(received.map((line) => line.notification.instanceId)).size).toBe(1);

@@ -24,7 +24,9 @@ function filesUnder(dir: string): Array<{ path: string; bytes: Buffer }> {
 /** Where any of the secrets occurs in clear in the files under `dir`. */
 function secretsInFiles(dir: string, secrets: string[]): string[] {
   return filesUnder(dir).flatMap(({ path, bytes }) =>
-    secrets.filter((secret) => bytes.includes(Buffer.from(secret, 'utf8'))).map((secret) => `${path}: ${secret.slice(0, 6)}…`),
+    secrets
+      .filter((secret) => bytes.includes(Buffer.from(secret, 'utf8')))
+      .map((secret) => `${path}: ${secret.slice(0, 6)}…`),
   );
 }
 
@@ -48,7 +50,9 @@ describe('secrets (docs/api.md section 5)', () => {
     const bob = createAccount(api.dataDir, 'bob@example.com');
     secrets.push(alice.apikey, bob.apikey);
     const create = async (who: typeof alice, packageid: string): Promise<Instance> => {
-      const body = expectSuccess(await get(api.accountUrl, '/newInstance', { email: who.email, token: who.apikey, packageid }));
+      const body = expectSuccess(
+        await get(api.accountUrl, '/newInstance', { email: who.email, token: who.apikey, packageid }),
+      );
       secrets.push(body.token);
       ids.push(body.instanceid);
       return body;
@@ -58,31 +62,110 @@ describe('secrets (docs/api.md section 5)', () => {
     // Successful operations, with the secrets in the query string wherever the operation allows it.
     const acct = (path: string, params: Record<string, string>) => keep(get(api.accountUrl, path, params));
     const shown = (answer: Answer) => {
-      if (answer.json?.signingSecret && !signingSecrets.includes(answer.json.signingSecret)) signingSecrets.push(answer.json.signingSecret);
+      if (answer.json?.signingSecret && !signingSecrets.includes(answer.json.signingSecret))
+        signingSecrets.push(answer.json.signingSecret);
       return answer;
     };
-    expectSuccess(await acct('/renewInstance', { email: alice.email, apikey: alice.apikey, instanceid: a1.instanceid, packageid: 'annual' }));
+    expectSuccess(
+      await acct('/renewInstance', {
+        email: alice.email,
+        apikey: alice.apikey,
+        instanceid: a1.instanceid,
+        packageid: 'annual',
+      }),
+    );
     expectSuccess(await acct('/listInstances', { email: alice.email, apikey: alice.apikey }));
     expectSuccess(await keep(request(`${api.accountUrl}/listInstances?email=${bob.email}&api%6Bey=${bob.apikey}`)));
-    expectSuccess(shown(await acct('/webhook', { instanceid: a2.instanceid, token: a2.token, webhookUrl: 'https://8.8.8.8/account-host' })));
-    expectSuccess(shown(await keep(get(api.apiUrl, '/webhook', { instanceid: a1.instanceid, token: a1.token, webhookUrl: 'https://8.8.8.8/a1' }))));
-    expectSuccess(shown(await keep(postForm(api.apiUrl, '/webhook', { instanceid: b1.instanceid, token: b1.token, webhookUrl: 'https://1.1.1.1/b1' }))));
-    expectSuccess(await keep(postJson(api.apiUrl, '/webhook', { webhookUrl: '' }, { instanceid: a2.instanceid, token: a2.token })));
+    expectSuccess(
+      shown(
+        await acct('/webhook', {
+          instanceid: a2.instanceid,
+          token: a2.token,
+          webhookUrl: 'https://8.8.8.8/account-host',
+        }),
+      ),
+    );
+    expectSuccess(
+      shown(
+        await keep(
+          get(api.apiUrl, '/webhook', { instanceid: a1.instanceid, token: a1.token, webhookUrl: 'https://8.8.8.8/a1' }),
+        ),
+      ),
+    );
+    expectSuccess(
+      shown(
+        await keep(
+          postForm(api.apiUrl, '/webhook', {
+            instanceid: b1.instanceid,
+            token: b1.token,
+            webhookUrl: 'https://1.1.1.1/b1',
+          }),
+        ),
+      ),
+    );
+    expectSuccess(
+      await keep(postJson(api.apiUrl, '/webhook', { webhookUrl: '' }, { instanceid: a2.instanceid, token: a2.token })),
+    );
     expectSuccess(await keep(get(api.apiUrl, '/getWebhookStatus', { instanceid: a1.instanceid, token: a1.token })));
 
     // Failed logins and refused requests that carry real secrets.
     expectFailure(await acct('/listInstances', { email: alice.email, apikey: bob.apikey }), ['0003']);
-    expectFailure(await acct('/newInstance', { email: 'nobody@example.com', token: alice.apikey, packageid: 'trial' }), ['0003']);
-    expectFailure(await acct('/renewInstance', { email: bob.email, apikey: alice.apikey, instanceid: b1.instanceid, packageid: 'trial' }), ['0003']);
-    expectFailure(await acct('/renewInstance', { email: bob.email, apikey: bob.apikey, instanceid: a1.instanceid, packageid: 'trial' }), ['0005']);
-    expectFailure(await keep(get(api.apiUrl, '/getWebhookStatus', { instanceid: a1.instanceid, token: b1.token })), ['0006']);
-    expectFailure(await keep(get(api.apiUrl, '/webhook', { instanceid: 'ffffffffffffffffffffffff', token: a2.token, webhookUrl: '' })), ['0006']);
-    expectFailure(await keep(get(api.apiUrl, '/webhook', { instanceid: a1.instanceid, token: a1.token, webhookUrl: 'https://127.0.0.1/x' })), ['0008']);
-    expectFailure(await keep(get(api.apiUrl, '/getWebhookStatus', { instanceid: a1.instanceid, token: `${a1.token}\u0001` })), ['0002']);
-    expectFailure(await keep(request(`${api.apiUrl}/getWebhookStatus?instanceid=${a1.instanceid}&token=${a1.token}&token=${a1.token}`)), ['0002']);
+    expectFailure(
+      await acct('/newInstance', { email: 'nobody@example.com', token: alice.apikey, packageid: 'trial' }),
+      ['0003'],
+    );
+    expectFailure(
+      await acct('/renewInstance', {
+        email: bob.email,
+        apikey: alice.apikey,
+        instanceid: b1.instanceid,
+        packageid: 'trial',
+      }),
+      ['0003'],
+    );
+    expectFailure(
+      await acct('/renewInstance', {
+        email: bob.email,
+        apikey: bob.apikey,
+        instanceid: a1.instanceid,
+        packageid: 'trial',
+      }),
+      ['0005'],
+    );
+    expectFailure(await keep(get(api.apiUrl, '/getWebhookStatus', { instanceid: a1.instanceid, token: b1.token })), [
+      '0006',
+    ]);
+    expectFailure(
+      await keep(
+        get(api.apiUrl, '/webhook', { instanceid: 'ffffffffffffffffffffffff', token: a2.token, webhookUrl: '' }),
+      ),
+      ['0006'],
+    );
+    expectFailure(
+      await keep(
+        get(api.apiUrl, '/webhook', { instanceid: a1.instanceid, token: a1.token, webhookUrl: 'https://127.0.0.1/x' }),
+      ),
+      ['0008'],
+    );
+    expectFailure(
+      await keep(get(api.apiUrl, '/getWebhookStatus', { instanceid: a1.instanceid, token: `${a1.token}\u0001` })),
+      ['0002'],
+    );
+    expectFailure(
+      await keep(
+        request(`${api.apiUrl}/getWebhookStatus?instanceid=${a1.instanceid}&token=${a1.token}&token=${a1.token}`),
+      ),
+      ['0002'],
+    );
     expectFailure(await keep(postJson(api.apiUrl, '/getWebhookStatus', `{"token": "${b1.token}",`)), ['0009']);
     expectFailure(await keep(request(`${api.apiUrl}/unknown?token=${a1.token}`)), ['0013'], 404);
-    expectFailure(await keep(request(`${api.accountUrl}/listInstances?email=${alice.email}&apikey=${alice.apikey}`, { method: 'POST' })), ['0013'], 405);
+    expectFailure(
+      await keep(
+        request(`${api.accountUrl}/listInstances?email=${alice.email}&apikey=${alice.apikey}`, { method: 'POST' }),
+      ),
+      ['0013'],
+      405,
+    );
   });
 
   afterAll(async () => {
@@ -120,7 +203,9 @@ describe('secrets (docs/api.md section 5)', () => {
     expect(await api.stop()).toBe(0);
     expect(filesUnder(api.dataDir).length).toBeGreaterThan(0);
     expect(secretsInFiles(api.dataDir, [...secrets, ...signingSecrets])).toEqual([]);
-    const leaked = [...secrets, ...signingSecrets].filter((secret) => api.output.includes(secret) || api.output.includes(encodeURIComponent(secret)));
+    const leaked = [...secrets, ...signingSecrets].filter(
+      (secret) => api.output.includes(secret) || api.output.includes(encodeURIComponent(secret)),
+    );
     expect(leaked).toEqual([]);
   });
 
@@ -132,7 +217,12 @@ describe('secrets (docs/api.md section 5)', () => {
       .filter((entry) => entry.msg === 'request');
     expect(requests.length).toBeGreaterThanOrEqual(answers.length + 3);
     const paths = requests.map((r) => r.path ?? '');
-    for (const fragment of ['token=[REDACTED]', 'apikey=[REDACTED]', 'api%6Bey=[REDACTED]', '/unknown?token=[REDACTED]']) {
+    for (const fragment of [
+      'token=[REDACTED]',
+      'apikey=[REDACTED]',
+      'api%6Bey=[REDACTED]',
+      '/unknown?token=[REDACTED]',
+    ]) {
       expect(paths.some((path) => path.includes(fragment))).toBe(true);
     }
     const unredacted = paths.filter((path) => /[?&](token|apikey|api%6Bey)=(?!\[REDACTED\](&|$))/i.test(path));

@@ -1,6 +1,14 @@
 import { ApiProcess, expectFailure, expectSuccess, get, runOpsAsync, shiftedClock, DAY_MS } from '@gw/testing';
 import { ApiOnStore, STORES } from './support/api-on-store';
-import { API_KEY, INSTANCE_TOKEN, INTERNAL_TOKEN, selfService, type Account, type Instance, type SelfService } from './support/self-service';
+import {
+  API_KEY,
+  INSTANCE_TOKEN,
+  INTERNAL_TOKEN,
+  selfService,
+  type Account,
+  type Instance,
+  type SelfService,
+} from './support/self-service';
 
 /** docs/api.md 8.2 resetInstanceToken and 8.3 resetApiKey (and the operator's `accounts reset-key`)
  * end to end, on both stores: the old credential is refused by the very next request, the new one
@@ -29,7 +37,11 @@ describe.each(STORES)('credential resets on %s', (_store, onEsdb) => {
       const send = (params: Record<string, string>) => get(store.api.accountUrl, '/resetInstanceToken', params);
       const missing = await send({ email: 'not-an-address' });
       expectFailure(missing, ['0002', '0001']);
-      expect(missing.json.details.map((d: { field: string }) => d.field).sort()).toEqual(['apikey', 'email', 'instanceid']);
+      expect(missing.json.details.map((d: { field: string }) => d.field).sort()).toEqual([
+        'apikey',
+        'email',
+        'instanceid',
+      ]);
       expectFailure(await send({ email: who.email, apikey: 'wrong', instanceid: mine.instanceid }), ['0003']);
       expectFailure(await c.resetToken(who, 'no-such-instance'), ['0005']);
       expectFailure(await c.resetToken(who, theirs.instanceid), ['0005']);
@@ -62,17 +74,27 @@ describe.each(STORES)('credential resets on %s', (_store, onEsdb) => {
 
       // Only the new token's hash is recorded; the token itself is shown nowhere else.
       const events = await store.rawStream(`instance-${instance.instanceid}`);
-      expect(events.at(-1)).toMatchObject({ type: 'InstanceTokenReset', data: { instanceId: instance.instanceid, tokenHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) } });
+      expect(events.at(-1)).toMatchObject({
+        type: 'InstanceTokenReset',
+        data: { instanceId: instance.instanceid, tokenHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
+      });
       // The operator's view of the log hides even the hash (docs/api.md 9).
       const listed = await store.streamEvents(`instance-${instance.instanceid}`);
-      expect(listed.at(-1)).toMatchObject({ type: 'InstanceTokenReset', data: { instanceId: instance.instanceid, tokenHash: '[hidden]' } });
-      expect(JSON.stringify(events, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(answer.token);
+      expect(listed.at(-1)).toMatchObject({
+        type: 'InstanceTokenReset',
+        data: { instanceId: instance.instanceid, tokenHash: '[hidden]' },
+      });
+      expect(JSON.stringify(events, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(
+        answer.token,
+      );
       expect((await c.list(who)).text).not.toContain(answer.token);
 
       // A second reset retires the first new token too; the webhook still changes with the latest.
       const again = expectSuccess(await c.resetToken(who, instance.instanceid));
       expectFailure(await c.status(renewed), ['0006']);
-      expect(expectSuccess(await c.webhook({ ...renewed, token: again.token }, 'https://8.8.8.8/after')).webhookUrl).toBe('https://8.8.8.8/after');
+      expect(
+        expectSuccess(await c.webhook({ ...renewed, token: again.token }, 'https://8.8.8.8/after')).webhookUrl,
+      ).toBe('https://8.8.8.8/after');
     });
   });
 
@@ -100,7 +122,10 @@ describe.each(STORES)('credential resets on %s', (_store, onEsdb) => {
       const renewed = { email: who.email, apikey: answer.apikey as string };
 
       expectFailure(await c.list(who), ['0003']);
-      expectFailure(await get(store.api.accountUrl, '/newInstance', { email: who.email, token: who.apikey, packageid: 'trial' }), ['0003']);
+      expectFailure(
+        await get(store.api.accountUrl, '/newInstance', { email: who.email, token: who.apikey, packageid: 'trial' }),
+        ['0003'],
+      );
       expectFailure(await c.renew(who, instance.instanceid), ['0003']);
       expectFailure(await c.resetToken(who, instance.instanceid), ['0003']);
       expectFailure(await c.deleteInstance(who, instance.instanceid), ['0003']);
@@ -119,14 +144,21 @@ describe.each(STORES)('credential resets on %s', (_store, onEsdb) => {
       const answers = await Promise.all([c.resetKey(who), c.resetKey(who)]);
       const won = answers.filter((a) => a.json.success === true);
       expect(won).toHaveLength(1);
-      expectFailure(answers.find((a) => a !== won[0])!, ['0003']);
+      expectFailure(
+        answers.find((a) => a !== won[0])!,
+        ['0003'],
+      );
       expectSuccess(await c.list({ email: who.email, apikey: won[0].json.apikey }));
     });
 
     it('the operator’s `accounts reset-key` prints a new key that the running API takes at once, and refuses the old', async () => {
       const who = await c.newAccount();
       const instance = await c.newInstance(who);
-      const result = await runOpsAsync(store.api.dataDir, ['accounts', 'reset-key', '--email', ` ${who.email.toUpperCase()} `], store.storeEnv);
+      const result = await runOpsAsync(
+        store.api.dataDir,
+        ['accounts', 'reset-key', '--email', ` ${who.email.toUpperCase()} `],
+        store.storeEnv,
+      );
       expect(result.status).toBe(0);
       const printed = JSON.parse(result.stdout);
       expect(Object.keys(printed).sort()).toEqual(['apikey', 'email']);
@@ -137,7 +169,11 @@ describe.each(STORES)('credential resets on %s', (_store, onEsdb) => {
     });
 
     it('`accounts reset-key` for an unknown or malformed address exits 1 with a message on stderr and prints nothing', async () => {
-      const unknown = await runOpsAsync(store.api.dataDir, ['accounts', 'reset-key', '--email', 'nobody@example.com'], store.storeEnv);
+      const unknown = await runOpsAsync(
+        store.api.dataDir,
+        ['accounts', 'reset-key', '--email', 'nobody@example.com'],
+        store.storeEnv,
+      );
       expect(unknown).toMatchObject({ status: 1, stdout: '' });
       expect(unknown.stderr).toBe('error: no account for nobody@example.com\n');
       for (const args of [['--email', 'not-an-address'], []]) {
@@ -163,7 +199,10 @@ describe.each(STORES)('credential resets on %s', (_store, onEsdb) => {
       await store.api.stop();
       const clock = shiftedClock(4 * DAY_MS);
       removeClock = clock.remove;
-      later = await ApiProcess.start({ dataDir: store.api.dataDir, env: { ...store.storeEnv, INTERNAL_TOKEN, ...clock.env } });
+      later = await ApiProcess.start({
+        dataDir: store.api.dataDir,
+        env: { ...store.storeEnv, INTERNAL_TOKEN, ...clock.env },
+      });
     }, 60_000);
     afterAll(async () => {
       await later?.stop();
@@ -173,13 +212,27 @@ describe.each(STORES)('credential resets on %s', (_store, onEsdb) => {
     it('works: the old token is refused, the new one reads the expired instance, which stays as it was', async () => {
       const status = (i: Instance) => get(later.apiUrl, '/getWebhookStatus', { ...i });
       const before = expectSuccess(await status(instance));
-      expect(before).toMatchObject({ instanceStatus: 'expired', enabled: false, webhookUrl: 'https://8.8.8.8/expiring' });
-      const answer = expectSuccess(await get(later.accountUrl, '/resetInstanceToken', { email: who.email, apikey: who.apikey, instanceid: instance.instanceid }));
+      expect(before).toMatchObject({
+        instanceStatus: 'expired',
+        enabled: false,
+        webhookUrl: 'https://8.8.8.8/expiring',
+      });
+      const answer = expectSuccess(
+        await get(later.accountUrl, '/resetInstanceToken', {
+          email: who.email,
+          apikey: who.apikey,
+          instanceid: instance.instanceid,
+        }),
+      );
       expect(answer.token).toMatch(INSTANCE_TOKEN);
       expectFailure(await status(instance), ['0006']);
       expect(expectSuccess(await status({ instanceid: instance.instanceid, token: answer.token }))).toEqual(before);
       // Still expired: changes wait for a renewal (0007), now with the new token.
-      const change = await get(later.accountUrl, '/webhook', { instanceid: instance.instanceid, token: answer.token, webhookUrl: 'https://8.8.8.8/new' });
+      const change = await get(later.accountUrl, '/webhook', {
+        instanceid: instance.instanceid,
+        token: answer.token,
+        webhookUrl: 'https://8.8.8.8/new',
+      });
       expectFailure(change, ['0007']);
     });
   });

@@ -13,8 +13,12 @@ describe('API smoke', () => {
 
   it('creates an instance for an account made by the operator CLI and lists it', async () => {
     const account = createAccount(api.dataDir, 'smoke@example.com');
-    const created = expectSuccess(await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }));
-    const listed = expectSuccess(await get(api.accountUrl, '/listInstances', { email: account.email, apikey: account.apikey }));
+    const created = expectSuccess(
+      await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }),
+    );
+    const listed = expectSuccess(
+      await get(api.accountUrl, '/listInstances', { email: account.email, apikey: account.apikey }),
+    );
     expect(listed.instances.map((i: { instanceid: string }) => i.instanceid)).toEqual([created.instanceid]);
   });
 });

@@ -1,4 +1,13 @@
-import { ApiProcess, WebhookReceiver, createAccount, expectFailure, expectSuccess, get, postJson, type Answer } from '@gw/testing';
+import {
+  ApiProcess,
+  WebhookReceiver,
+  createAccount,
+  expectFailure,
+  expectSuccess,
+  get,
+  postJson,
+  type Answer,
+} from '@gw/testing';
 
 // docs/api.md 8.6, the ceiling on tests (CONTRACT section 11): one testWebhook per instance in
 // flight, TEST_WEBHOOK_CONCURRENCY in the API; a call over either answers 0010 with Retry-After
@@ -20,11 +29,19 @@ describe('the ceiling on testWebhook', () => {
 
   const start = async (env: Record<string, string> = {}) => {
     api = await ApiProcess.start({
-      env: { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', ALLOW_HTTP_WEBHOOKS: 'true', DELIVERY_TIMEOUT_MS: String(DELIVERY_TIMEOUT_MS), ...env },
+      env: {
+        ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+        ALLOW_HTTP_WEBHOOKS: 'true',
+        DELIVERY_TIMEOUT_MS: String(DELIVERY_TIMEOUT_MS),
+        ...env,
+      },
     });
     receiver = await WebhookReceiver.start({ choose: () => HANG });
     const owner = createAccount(api.dataDir, 'tester@example.com');
-    return async (): Promise<Instance> => expectSuccess(await get(api.accountUrl, '/newInstance', { email: owner.email, token: owner.apikey, packageid: 'trial' }));
+    return async (): Promise<Instance> =>
+      expectSuccess(
+        await get(api.accountUrl, '/newInstance', { email: owner.email, token: owner.apikey, packageid: 'trial' }),
+      );
   };
 
   afterEach(async () => {
@@ -34,9 +51,15 @@ describe('the ceiling on testWebhook', () => {
   });
 
   const testWebhook = (instance: Instance, path: string) =>
-    postJson(api.apiUrl, '/testWebhook', { instanceid: instance.instanceid, token: instance.token, webhookUrl: receiver.url(path) });
+    postJson(api.apiUrl, '/testWebhook', {
+      instanceid: instance.instanceid,
+      token: instance.token,
+      webhookUrl: receiver.url(path),
+    });
 
-  const loggedTests = async (instance: Instance): Promise<Array<{ webhookId: string; test: boolean; status: number; error: string }>> => {
+  const loggedTests = async (
+    instance: Instance,
+  ): Promise<Array<{ webhookId: string; test: boolean; status: number; error: string }>> => {
     const { attempts } = expectSuccess(await postJson(api.apiUrl, '/getWebhookLogs', { ...instance, limit: 100 }));
     return attempts.filter((a: { test: boolean }) => a.test);
   };
@@ -44,13 +67,18 @@ describe('the ceiling on testWebhook', () => {
   const expectRefusedForNow = (answer: Answer) => {
     expectFailure(answer, ['0010']);
     const retryAfter = Number(answer.headers.get('retry-after'));
-    expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= Math.ceil(DELIVERY_TIMEOUT_MS / 1000) + 1).toBe(true);
+    expect(
+      Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= Math.ceil(DELIVERY_TIMEOUT_MS / 1000) + 1,
+    ).toBe(true);
   };
 
   it('lets one test per instance out at a time, and refuses the others before they go out', async () => {
     const newInstance = await start();
     const [busy, other] = [await newInstance(), await newInstance()];
-    const answers = await Promise.all([...Array.from({ length: 5 }, (_, i) => testWebhook(busy, `/busy/${i}`)), testWebhook(other, '/other')]);
+    const answers = await Promise.all([
+      ...Array.from({ length: 5 }, (_, i) => testWebhook(busy, `/busy/${i}`)),
+      testWebhook(other, '/other'),
+    ]);
 
     const sent = answers.slice(0, 5).filter((a) => a.json?.success === true);
     expect(sent).toHaveLength(1);
@@ -71,7 +99,9 @@ describe('the ceiling on testWebhook', () => {
     const instances: Instance[] = [];
     for (let i = 0; i < 10; i++) instances.push(await newInstance());
     // Four calls for each of ten instances, all at once.
-    const calls = instances.flatMap((instance, i) => Array.from({ length: 4 }, (_, n) => ({ instance, path: `/i${i}/n${n}` })));
+    const calls = instances.flatMap((instance, i) =>
+      Array.from({ length: 4 }, (_, n) => ({ instance, path: `/i${i}/n${n}` })),
+    );
     const answers = await Promise.all(calls.map(({ instance, path }) => testWebhook(instance, path)));
 
     const went = calls.filter((_, i) => answers[i].json?.success === true);
@@ -87,7 +117,8 @@ describe('the ceiling on testWebhook', () => {
       const seen = receiver.requests.filter((r) => r.json?.instanceId === instance.instanceid).map((r) => r.webhookId);
       const logged = await loggedTests(instance);
       expect(logged.map((a) => a.webhookId)).toEqual(seen);
-      for (const attempt of logged) expect(attempt).toMatchObject({ status: 0, error: expect.stringMatching(/^timeout/) });
+      for (const attempt of logged)
+        expect(attempt).toMatchObject({ status: 0, error: expect.stringMatching(/^timeout/) });
     }
   });
 });

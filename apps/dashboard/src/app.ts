@@ -62,7 +62,11 @@ export class App implements Page {
     fill(
       this.sessionBar,
       h('span', { class: 'session-who' }, 'Signed in as ', h('strong', {}, this.account.email)),
-      h('button', { type: 'button', class: 'button button-secondary button-small', onclick: () => this.signOut() }, 'Sign out'),
+      h(
+        'button',
+        { type: 'button', class: 'button button-secondary button-small', onclick: () => this.signOut() },
+        'Sign out',
+      ),
     );
   }
 }

@@ -1,5 +1,15 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ApiProcess, createAccount, expectFailure, expectSuccess, get, NotifierProcess, postJson, request, WebhookReceiver } from '@gw/testing';
+import {
+  ApiProcess,
+  createAccount,
+  expectFailure,
+  expectSuccess,
+  get,
+  NotifierProcess,
+  postJson,
+  request,
+  WebhookReceiver,
+} from '@gw/testing';
 import { launchChromium, screenshot, until } from './support/browser';
 
 // The dashboard of docs/api.md section 10, driven in a real browser against the real service: the
@@ -9,7 +19,12 @@ import { launchChromium, screenshot, until } from './support/browser';
 
 const INTERNAL_TOKEN = 'dashboard-browser-internal-token-0123456789';
 /** Local plain-http receivers are allowed for tests only (docs/api.md section 6, Targets). */
-const ENV = { INTERNAL_TOKEN, ALLOW_HTTP_WEBHOOKS: 'true', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', SHUTDOWN_GRACE_MS: '500' };
+const ENV = {
+  INTERNAL_TOKEN,
+  ALLOW_HTTP_WEBHOOKS: 'true',
+  ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+  SHUTDOWN_GRACE_MS: '500',
+};
 
 let api: ApiProcess;
 let notifier: NotifierProcess;
@@ -27,7 +42,8 @@ let made: { instanceid: string; token: string };
 
 const hookUrl = () => receiver.url('/hook');
 const status = (instance: { instanceid: string; token: string }) => postJson(api.apiUrl, '/getWebhookStatus', instance);
-const listed = async (): Promise<any[]> => expectSuccess(await get(api.accountUrl, '/listInstances', account)).instances;
+const listed = async (): Promise<any[]> =>
+  expectSuccess(await get(api.accountUrl, '/listInstances', account)).instances;
 const row = (instanceid: string) => page.locator(`tr[data-instance="${instanceid}"]`);
 const button = (name: string) => page.getByRole('button', { name, exact: true });
 /** The instance view's delivery log, by its table caption (the notifications table has rows too). */
@@ -38,10 +54,15 @@ beforeAll(async () => {
   api = await ApiProcess.start({ env: ENV });
   notifier = await NotifierProcess.start(api.dataDir, ENV);
   account = createAccount(api.dataDir, 'dashboard@example.com');
-  trial = expectSuccess(await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }));
+  trial = expectSuccess(
+    await get(api.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid: 'trial' }),
+  );
   expectSuccess(await postJson(api.apiUrl, '/webhook', { ...trial, webhookUrl: hookUrl() }));
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
+  context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   page = await context.newPage();
   page.setDefaultTimeout(15_000);
   page.on('request', (r) => requested.push(r.url()));
@@ -62,7 +83,8 @@ describe('the dashboard', () => {
     const headers = answer!.headers();
     expect(headers['content-type']).toBe('text/html; charset=utf-8');
     expect(headers['content-security-policy']).toContain("script-src 'self'");
-    for (const label of ['E-mail', 'API key', 'Instance ID', 'Token']) await page.getByLabel(label, { exact: true }).waitFor();
+    for (const label of ['E-mail', 'API key', 'Instance ID', 'Token'])
+      await page.getByLabel(label, { exact: true }).waitFor();
     await button('Sign in').waitFor();
     await button('Open instance').waitFor();
     await screenshot(page, 'sign-in');
@@ -125,7 +147,9 @@ describe('the dashboard', () => {
     await page.getByText('Webhook saved.').waitFor();
     const now = expectSuccess(await status(made));
     expect(now).toMatchObject({ webhookUrl: hookUrl(), enabled: true, events: ['messages', 'acks', 'instance'] });
-    expect(await page.getByRole('textbox', { name: 'Signing secret', exact: true }).inputValue()).toBe(now.signingSecret);
+    expect(await page.getByRole('textbox', { name: 'Signing secret', exact: true }).inputValue()).toBe(
+      now.signingSecret,
+    );
   });
 
   it('rotates the signing secret', async () => {
@@ -151,11 +175,23 @@ describe('the dashboard', () => {
     const ingest = await request(`${api.internalUrl}/instances/${made.instanceid}/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${INTERNAL_TOKEN}` },
-      body: JSON.stringify({ id: 'wamid.dashboard.1', chatId: '5511999999999@c.us', from: '5511999999999@c.us', body: 'Hi!', time: 1_767_225_600 }),
+      body: JSON.stringify({
+        id: 'wamid.dashboard.1',
+        chatId: '5511999999999@c.us',
+        from: '5511999999999@c.us',
+        body: 'Hi!',
+        time: 1_767_225_600,
+      }),
     });
     expect(ingest.status).toBe(202);
-    const first = await until('the notification', () => receiver.requests.find((r) => r.json?.instanceId === made.instanceid && r.json?.sequence === 1 && r.delivered));
-    await until('the delivery to be recorded', async () => expectSuccess(await postJson(api.apiUrl, '/getNotifications', made)).notifications[0]?.state === 'delivered');
+    const first = await until('the notification', () =>
+      receiver.requests.find((r) => r.json?.instanceId === made.instanceid && r.json?.sequence === 1 && r.delivered),
+    );
+    await until(
+      'the delivery to be recorded',
+      async () =>
+        expectSuccess(await postJson(api.apiUrl, '/getNotifications', made)).notifications[0]?.state === 'delivered',
+    );
     await button('Refresh notifications').click();
     const notification = page.locator('tr[data-sequence="1"]');
     await notification.getByText('Delivered', { exact: true }).waitFor();
@@ -163,8 +199,12 @@ describe('the dashboard', () => {
     await notification.getByRole('button', { name: 'Redeliver', exact: true }).click();
     await page.getByText('Queued 1 notification for delivery again.').waitFor();
     await until('the redelivery', () => receiver.requests.filter((r) => r.webhookId === first.webhookId).length === 2);
-    await until('both attempts of #1 to be logged', async () =>
-      expectSuccess(await postJson(api.apiUrl, '/getWebhookLogs', made)).attempts.filter((a: any) => !a.test && a.sequence === 1).length === 2,
+    await until(
+      'both attempts of #1 to be logged',
+      async () =>
+        expectSuccess(await postJson(api.apiUrl, '/getWebhookLogs', made)).attempts.filter(
+          (a: any) => !a.test && a.sequence === 1,
+        ).length === 2,
     );
     await button('Refresh log').click();
     const attemptsOfFirst = deliveryLog()
@@ -194,7 +234,9 @@ describe('the dashboard', () => {
     await page.getByText(/^Renewed /).waitFor();
     const after = (await listed()).find((i) => i.instanceid === made.instanceid);
     expect(after.packageid).toBe('annual');
-    expect(Date.parse(after.expiresAt) - Date.parse(before.expiresAt)).toBeGreaterThanOrEqual(365 * 86_400_000 - 60_000);
+    expect(Date.parse(after.expiresAt) - Date.parse(before.expiresAt)).toBeGreaterThanOrEqual(
+      365 * 86_400_000 - 60_000,
+    );
     expect(await row(made.instanceid).textContent()).toContain('annual');
   });
 
@@ -253,7 +295,8 @@ describe('the dashboard', () => {
     const origins = new Set(requested.map((url) => new URL(url).origin));
     expect([...origins].sort()).toEqual([api.accountUrl, api.apiUrl].sort());
     for (const url of requested) {
-      for (const secret of [account.apikey, made.token]) expect(url.includes(secret) && !url.startsWith(api.accountUrl)).toBe(false);
+      for (const secret of [account.apikey, made.token])
+        expect(url.includes(secret) && !url.startsWith(api.accountUrl)).toBe(false);
     }
   });
 });

@@ -6,7 +6,16 @@ import { startOrExit, stopGracefullyOnSignal } from '@gw/process';
 import { withEventSchemas } from '@gw/application';
 import { openEventStore } from '@gw/event-store/open';
 import { Codes } from '@gw/contract';
-import { closeListeners, routeIn, routingFailure, sendFailure, sendHealthy, startListener, type Listener, type RouteTable } from '@gw/http-listener';
+import {
+  closeListeners,
+  routeIn,
+  routingFailure,
+  sendFailure,
+  sendHealthy,
+  startListener,
+  type Listener,
+  type RouteTable,
+} from '@gw/http-listener';
 import { createLogger, type Logger } from '@gw/logging';
 import { NestLogger } from '@gw/nest-app';
 import { NotifierModule } from './notifier.module';
@@ -18,7 +27,12 @@ const STATUS_ROUTES: RouteTable = { '/healthz': ['GET', 'HEAD'], '/metrics': ['G
  * /healthz (200 once caught up with the log) and /metrics (Prometheus) on NOTIFIER_PORT, bound to
  * INTERNAL_HOST like the ingest host: it is for operators and probes, not the public.
  */
-function serveStatus(config: AppConfig, notifier: NotifierService, logger: Logger, isReady: () => boolean): Promise<Listener> {
+function serveStatus(
+  config: AppConfig,
+  notifier: NotifierService,
+  logger: Logger,
+  isReady: () => boolean,
+): Promise<Listener> {
   const handler: RequestListener = (req, res) => {
     req.resume();
     const path = (req.url ?? '/').split('?')[0];
@@ -27,7 +41,10 @@ function serveStatus(config: AppConfig, notifier: NotifierService, logger: Logge
     if (route.kind !== 'operation') return sendFailure(res, routingFailure(route, req.method ?? 'GET'));
     if (path === '/healthz') {
       if (isReady()) return sendHealthy(res);
-      return sendFailure(res, { status: 503, violations: [{ code: Codes.Unavailable, message: 'catching up with the log' }] });
+      return sendFailure(res, {
+        status: 503,
+        violations: [{ code: Codes.Unavailable, message: 'catching up with the log' }],
+      });
     }
     notifier.metricsText(isReady()).then(
       (text) => {
@@ -36,19 +53,32 @@ function serveStatus(config: AppConfig, notifier: NotifierService, logger: Logge
       },
       (error: unknown) => {
         logger.warn('metrics unavailable', { error });
-        sendFailure(res, { status: 503, violations: [{ code: Codes.Unavailable, message: 'metrics are unavailable; retry' }] });
+        sendFailure(res, {
+          status: 503,
+          violations: [{ code: Codes.Unavailable, message: 'metrics are unavailable; retry' }],
+        });
       },
     );
   };
   return startListener(
-    { name: 'notifier', port: config.http.notifierPort, address: config.http.internalHost, portVariable: 'NOTIFIER_PORT', routes: STATUS_ROUTES, handler },
+    {
+      name: 'notifier',
+      port: config.http.notifierPort,
+      address: config.http.internalHost,
+      portVariable: 'NOTIFIER_PORT',
+      routes: STATUS_ROUTES,
+      handler,
+    },
     logger,
   );
 }
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const logger = createLogger(config.log.level, { app: 'notifier', partition: `${config.notifier.partition}/${config.notifier.partitions}` });
+  const logger = createLogger(config.log.level, {
+    app: 'notifier',
+    partition: `${config.notifier.partition}/${config.notifier.partitions}`,
+  });
   // Events are stamped with their schema version on append and upcast to their current shape on read.
   const store = withEventSchemas(
     openEventStore(config.store.eventStore, {

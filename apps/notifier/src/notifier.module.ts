@@ -23,7 +23,11 @@ export class NotifierModule {
         { provide: EVENT_STORE, useValue: deps.store },
         { provide: LOGGER, useValue: deps.logger },
         { provide: SecretBox, useValue: new SecretBox(deps.config.secrets.secretsKey) },
-        { provide: PersonalData, useFactory: (box: SecretBox) => PersonalData.on(deps.store, box), inject: [SecretBox] },
+        {
+          provide: PersonalData,
+          useFactory: (box: SecretBox) => PersonalData.on(deps.store, box),
+          inject: [SecretBox],
+        },
         NotifierMetrics,
         webhookSenderProvider,
         NotifierService,

@@ -57,8 +57,15 @@ export class NotifierService {
         store,
         model,
         writer,
-        batcher: new NotificationBatcher(writer, metrics, clock, { batchMax: notifier.batchMax, batchBytes: notifier.batchBytes }),
-        scheduler: new FairScheduler({ total: notifier.concurrency, perAccount: notifier.accountConcurrency, perEndpoint: notifier.endpointConcurrency }),
+        batcher: new NotificationBatcher(writer, metrics, clock, {
+          batchMax: notifier.batchMax,
+          batchBytes: notifier.batchBytes,
+        }),
+        scheduler: new FairScheduler({
+          total: notifier.concurrency,
+          perAccount: notifier.accountConcurrency,
+          perEndpoint: notifier.endpointConcurrency,
+        }),
         sender: new NotificationSender(webhookSender, secrets, personalData, store, logger, () => signal.aborted),
         notices: new NoticeSchedule(model, notifier.expiryNoticeHours),
         metrics,

@@ -22,13 +22,21 @@ describe.each(STORES)('ops audit timeline on %s', (_name, onEsdb) => {
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
     server = onEsdb ? await startEsdbTestServer({ port: 0 }) : undefined;
-    const store: Record<string, string> = server ? { EVENT_STORE: server.connectionString, SECRETS_KEY: 'cd'.repeat(32) } : {};
+    const store: Record<string, string> = server
+      ? { EVENT_STORE: server.connectionString, SECRETS_KEY: 'cd'.repeat(32) }
+      : {};
     stack = await Stack.start({ env: { ...LOCAL_TARGETS, ...store }, freshNotifierDisk: onEsdb });
     const hooked = await subscribed(stack, receiver);
     instance = hooked.instance;
     url = hooked.url;
     secrets.push(instance.token, hooked.secret);
-    await stack.message(instance, { id: 'tl-1', body: 'Meet at noon', senderName: 'Ann Example', from: '4915100000001@c.us', chatId: '4915100000001@c.us' });
+    await stack.message(instance, {
+      id: 'tl-1',
+      body: 'Meet at noon',
+      senderName: 'Ann Example',
+      from: '4915100000001@c.us',
+      chatId: '4915100000001@c.us',
+    });
     await stack.ack(instance, { id: 'tl-1', chatId: '4915100000001@c.us', status: 'read', time: 1_700_000_002 });
     await until('both notifications', () => receiver.at(hooked.path).length >= 2);
     await loggedAttempts(stack, instance, 2);
@@ -50,9 +58,13 @@ describe.each(STORES)('ops audit timeline on %s', (_name, onEsdb) => {
     expect(result.stdout).not.toMatch(/sha256:|"v1\.|pd[12]\.|whsec_/);
     return result;
   };
-  const entries = (stdout: string) => stdout.trim().split('\n').map((line) => JSON.parse(line) as Entry);
+  const entries = (stdout: string) =>
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Entry);
 
-  it('prints an instance\'s history oldest first, with the facts of each event', async () => {
+  it("prints an instance's history oldest first, with the facts of each event", async () => {
     const { status, stdout, stderr } = await timeline('--instance', instance.instanceid, '--json');
     expect({ status, stderr }).toEqual({ status: 0, stderr: '' });
     const lines = entries(stdout);
@@ -60,14 +72,27 @@ describe.each(STORES)('ops audit timeline on %s', (_name, onEsdb) => {
     expect(positions).toEqual([...positions].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     const types = lines.map((line) => line.type);
     expect(types[0]).toBe('InstanceCreated');
-    for (const type of ['SigningSecretIssued', 'WebhookSet', 'MessageReceived', 'AckReceived', 'NotificationCreated', 'NotificationDelivered', 'InstanceRenewed']) {
+    for (const type of [
+      'SigningSecretIssued',
+      'WebhookSet',
+      'MessageReceived',
+      'AckReceived',
+      'NotificationCreated',
+      'NotificationDelivered',
+      'InstanceRenewed',
+    ]) {
       expect(types).toContain(type);
     }
     const of = (type: string) => lines.find((line) => line.type === type)!;
     expect(of('InstanceCreated').data).toMatchObject({ instanceid: instance.instanceid, package: 'trial' });
     expect(of('InstanceCreated').stream).toBe(`instance-${instance.instanceid}`);
     expect(of('WebhookSet').data).toMatchObject({ url });
-    expect(of('MessageReceived').data).toMatchObject({ id: 'tl-1', body: 'Meet at noon', senderName: 'Ann Example', from: '4915100000001@c.us' });
+    expect(of('MessageReceived').data).toMatchObject({
+      id: 'tl-1',
+      body: 'Meet at noon',
+      senderName: 'Ann Example',
+      from: '4915100000001@c.us',
+    });
     expect(of('AckReceived').data).toMatchObject({ id: 'tl-1', chatId: '4915100000001@c.us', status: 'read' });
     expect(of('NotificationDelivered').data).toMatchObject({ outcome: 'delivered', status: 200 });
     expect(of('InstanceRenewed').data).toMatchObject({ package: 'trial' });
@@ -83,7 +108,7 @@ describe.each(STORES)('ops audit timeline on %s', (_name, onEsdb) => {
     expect(lines.find((line) => line.includes(' MessageReceived '))).toContain('body="Meet at noon"');
   }, 60_000);
 
-  it('interleaves an account\'s events with those of each of its instances', async () => {
+  it("interleaves an account's events with those of each of its instances", async () => {
     const { status, stdout } = await timeline('--account', stack.accountEmail.toUpperCase(), '--json');
     expect(status).toBe(0);
     const lines = entries(stdout);
@@ -106,16 +131,34 @@ describe.each(STORES)('ops audit timeline on %s', (_name, onEsdb) => {
     expect(neither.stderr).toContain('--instance ID or --account EMAIL');
   }, 60_000);
 
-  it('shows [erased] for a message\'s and an ack\'s personal fields once the instance was erased', async () => {
-    const erased = await runOpsAsync(stack.dataDir, ['instances', 'erase', '--instance', instance.instanceid], stack.apiEnv);
+  it("shows [erased] for a message's and an ack's personal fields once the instance was erased", async () => {
+    const erased = await runOpsAsync(
+      stack.dataDir,
+      ['instances', 'erase', '--instance', instance.instanceid],
+      stack.apiEnv,
+    );
     expect(erased.status).toBe(0);
     const { status, stdout } = await timeline('--instance', instance.instanceid, '--json');
     expect(status).toBe(0);
     const lines = entries(stdout);
     const message = lines.find((line) => line.type === 'MessageReceived')!;
-    expect(message.data).toMatchObject({ id: 'tl-1', body: '[erased]', senderName: '[erased]', from: '[erased]', chatId: '[erased]' });
-    expect(lines.find((line) => line.type === 'AckReceived')!.data).toMatchObject({ id: 'tl-1', chatId: '[erased]', status: 'read' });
-    expect(lines.at(-1)).toMatchObject({ type: 'PersonalDataErased', stream: `erasure-${instance.instanceid}`, data: { reason: 'operator' } });
+    expect(message.data).toMatchObject({
+      id: 'tl-1',
+      body: '[erased]',
+      senderName: '[erased]',
+      from: '[erased]',
+      chatId: '[erased]',
+    });
+    expect(lines.find((line) => line.type === 'AckReceived')!.data).toMatchObject({
+      id: 'tl-1',
+      chatId: '[erased]',
+      status: 'read',
+    });
+    expect(lines.at(-1)).toMatchObject({
+      type: 'PersonalDataErased',
+      stream: `erasure-${instance.instanceid}`,
+      data: { reason: 'operator' },
+    });
     expect(stdout).not.toContain('Meet at noon');
   }, 60_000);
 });

@@ -27,7 +27,9 @@ describe.each(STORES)('ops audit verify on %s', (_name, onEsdb) => {
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
     server = onEsdb ? await startEsdbTestServer({ port: 0 }) : undefined;
-    const store: Record<string, string> = server ? { EVENT_STORE: server.connectionString, SECRETS_KEY: 'ab'.repeat(32) } : {};
+    const store: Record<string, string> = server
+      ? { EVENT_STORE: server.connectionString, SECRETS_KEY: 'ab'.repeat(32) }
+      : {};
     stack = await Stack.start({ env: { ...LOCAL_TARGETS, ...store }, freshNotifierDisk: onEsdb });
     const hooked = await subscribed(stack, receiver);
     subscriber = hooked.instance;
@@ -62,14 +64,19 @@ describe.each(STORES)('ops audit verify on %s', (_name, onEsdb) => {
   const logUpTo = async (position: string) => {
     const listed = await runOpsAsync(stack.dataDir, ['events', 'list', '--limit', '1000000'], stack.apiEnv);
     expect(listed.status).toBe(0);
-    const events = listed.stdout.trim().split('\n').map((line) => JSON.parse(line) as { streamName: string; position: string });
+    const events = listed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { streamName: string; position: string });
     return events.filter((event) => BigInt(event.position) <= BigInt(position));
   };
 
   const readModels = () => new Database(join(stack.dataDir, 'read-models.sqlite'));
 
   it('passes on a healthy log while the API keeps writing, counting every event and stream up to the head it started at', async () => {
-    const writing = Promise.all([1, 2, 3].map(() => stack.newInstance().then((i) => stack.webhook(i, receiver.url('/later')))));
+    const writing = Promise.all(
+      [1, 2, 3].map(() => stack.newInstance().then((i) => stack.webhook(i, receiver.url('/later')))),
+    );
     const { status, stderr, summary } = await verify();
     await writing;
     expect(stderr).toBe('');
@@ -91,8 +98,11 @@ describe.each(STORES)('ops audit verify on %s', (_name, onEsdb) => {
   it('names the first read-model difference: a changed field with its values, a hash by its name only, a missing row', async () => {
     const db = readModels();
     try {
-      const row = db.prepare('SELECT expires_at, token_hash FROM instances WHERE instance_id = ?').get(quiet.instanceid) as { expires_at: string; token_hash: string };
-      const set = (column: string, value: string) => db.prepare(`UPDATE instances SET ${column} = ? WHERE instance_id = ?`).run(value, quiet.instanceid);
+      const row = db
+        .prepare('SELECT expires_at, token_hash FROM instances WHERE instance_id = ?')
+        .get(quiet.instanceid) as { expires_at: string; token_hash: string };
+      const set = (column: string, value: string) =>
+        db.prepare(`UPDATE instances SET ${column} = ? WHERE instance_id = ?`).run(value, quiet.instanceid);
 
       set('expires_at', '2001-02-03T04:05:06.007Z');
       const changed = await verify();
@@ -107,7 +117,9 @@ describe.each(STORES)('ops audit verify on %s', (_name, onEsdb) => {
         rebuilt: row.expires_at,
       });
       expect(changed.summary.firstBroken).toBeUndefined();
-      expect(changed.stderr).toContain(`read model instances differs from the log at position ${changed.summary.readModelsPosition}`);
+      expect(changed.stderr).toContain(
+        `read model instances differs from the log at position ${changed.summary.readModelsPosition}`,
+      );
       expect(changed.stderr).toContain(`instance_id ${quiet.instanceid}, field expires_at`);
       set('expires_at', row.expires_at);
 
@@ -115,12 +127,19 @@ describe.each(STORES)('ops audit verify on %s', (_name, onEsdb) => {
       set('token_hash', forged);
       const hashed = await verify();
       expect(hashed.status).toBe(1);
-      expect(hashed.summary.firstDifference).toEqual({ readModel: 'instances', table: 'instances', key: { instance_id: quiet.instanceid }, field: 'token_hash' });
+      expect(hashed.summary.firstDifference).toEqual({
+        readModel: 'instances',
+        table: 'instances',
+        key: { instance_id: quiet.instanceid },
+        field: 'token_hash',
+      });
       for (const value of [forged, row.token_hash]) expect(hashed.stdout + hashed.stderr).not.toContain(value);
       expect(hashed.stderr).toContain('field token_hash: (values not shown)');
       set('token_hash', row.token_hash);
 
-      const attempt = db.prepare('SELECT * FROM delivery_attempts WHERE instance_id = ? ORDER BY position DESC LIMIT 1').get(subscriber.instanceid) as Record<string, unknown>;
+      const attempt = db
+        .prepare('SELECT * FROM delivery_attempts WHERE instance_id = ? ORDER BY position DESC LIMIT 1')
+        .get(subscriber.instanceid) as Record<string, unknown>;
       db.prepare('DELETE FROM delivery_attempts WHERE position = ?').run(attempt['position']);
       const missing = await verify();
       expect(missing.status).toBe(1);
@@ -133,7 +152,9 @@ describe.each(STORES)('ops audit verify on %s', (_name, onEsdb) => {
         rebuilt: '(row present)',
       });
       const columns = Object.keys(attempt);
-      db.prepare(`INSERT INTO delivery_attempts (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(...Object.values(attempt));
+      db.prepare(
+        `INSERT INTO delivery_attempts (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+      ).run(...Object.values(attempt));
     } finally {
       db.close();
     }
@@ -141,7 +162,11 @@ describe.each(STORES)('ops audit verify on %s', (_name, onEsdb) => {
   });
 
   it("still passes once an instance's data keys are erased and a new message makes its day's key anew", async () => {
-    const erased = await runOpsAsync(stack.dataDir, ['instances', 'erase', '--instance', subscriber.instanceid], stack.apiEnv);
+    const erased = await runOpsAsync(
+      stack.dataDir,
+      ['instances', 'erase', '--instance', subscriber.instanceid],
+      stack.apiEnv,
+    );
     expect(erased.status).toBe(0);
     const before = (await stack.logs(subscriber)).length;
     await stack.message(subscriber, { id: 'av-3', body: 'after the erasure' });
@@ -152,7 +177,9 @@ describe.each(STORES)('ops audit verify on %s', (_name, onEsdb) => {
     expect(summary.verified).toBe(true);
     // One key stream, made twice: EventStoreDB keeps a deleted stream's events in $all (until a
     // scavenge), so there the chain of the new one starts again after the old one's events.
-    const keyEvents = (await logUpTo(summary.position)).filter((event) => event.streamName.startsWith(`datakey-${subscriber.instanceid}-`));
+    const keyEvents = (await logUpTo(summary.position)).filter((event) =>
+      event.streamName.startsWith(`datakey-${subscriber.instanceid}-`),
+    );
     expect(new Set(keyEvents.map((event) => event.streamName)).size).toBe(1);
     expect(keyEvents).toHaveLength(onEsdb ? 2 : 1);
   });
@@ -162,35 +189,45 @@ describe.each(STORES)('ops audit verify on %s', (_name, onEsdb) => {
     const { revision, body } = server ? alterOnServer(server, stream) : await alterInFile(stack, stream);
     const { status, stdout, stderr, summary } = await verify();
     expect(status).toBe(1);
-    expect(summary).toMatchObject({ verified: false, brokenEvents: 1, firstBroken: { stream, revision: String(revision) } });
+    expect(summary).toMatchObject({
+      verified: false,
+      brokenEvents: 1,
+      firstBroken: { stream, revision: String(revision) },
+    });
     expect(summary.firstDifference).toBeUndefined();
-    expect(stderr).toContain(`error: stream ${stream} is broken at revision ${revision}: its stored content does not match its hash`);
+    expect(stderr).toContain(
+      `error: stream ${stream} is broken at revision ${revision}: its stored content does not match its hash`,
+    );
     expect(stdout + stderr).not.toContain(body);
   });
 
   // Both edit the embedded store's file by hand (EventStoreDB's client cannot read an event whose
   // JSON is broken); on EventStoreDB the chain test above alters a stored event through the test
   // server's hook.
-  if (!onEsdb) it('still reports, naming it first, an event whose edited byte leaves invalid JSON, which its projection cannot read', async () => {
-    const stream = instanceStreamName(quiet.instanceid);
-    await breakJsonInFile(stack, stream);
-    const { status, stderr, summary } = await verify();
-    expect(status).toBe(1);
-    expect(summary).toMatchObject({ verified: false, firstBroken: { stream, revision: '0' } });
-    expect(stderr).toContain(`error: stream ${stream} is broken at revision 0: stored data is not valid JSON`);
-    expect(summary.readModelsError ?? summary.firstDifference).toBeDefined();
-  });
+  if (!onEsdb)
+    it('still reports, naming it first, an event whose edited byte leaves invalid JSON, which its projection cannot read', async () => {
+      const stream = instanceStreamName(quiet.instanceid);
+      await breakJsonInFile(stack, stream);
+      const { status, stderr, summary } = await verify();
+      expect(status).toBe(1);
+      expect(summary).toMatchObject({ verified: false, firstBroken: { stream, revision: '0' } });
+      expect(stderr).toContain(`error: stream ${stream} is broken at revision 0: stored data is not valid JSON`);
+      expect(summary.readModelsError ?? summary.firstDifference).toBeDefined();
+    });
 
-  if (!onEsdb) it('names the event that follows one removed from the middle of its stream', async () => {
-    const stream = instanceStreamName(subscriber.instanceid);
-    const db = new Database(await stoppedStoreFile(stack));
-    expect(db.prepare('DELETE FROM events WHERE stream = ? AND revision = 1').run(stream).changes).toBe(1);
-    db.close();
-    const { status, stderr, summary } = await verify();
-    expect(status).toBe(1);
-    expect(summary.firstBroken).toMatchObject({ stream, revision: '2' });
-    expect(stderr).toContain(`error: stream ${stream} is broken at revision 2: its stored content does not match its hash, or it does not follow revision 0`);
-  });
+  if (!onEsdb)
+    it('names the event that follows one removed from the middle of its stream', async () => {
+      const stream = instanceStreamName(subscriber.instanceid);
+      const db = new Database(await stoppedStoreFile(stack));
+      expect(db.prepare('DELETE FROM events WHERE stream = ? AND revision = 1').run(stream).changes).toBe(1);
+      db.close();
+      const { status, stderr, summary } = await verify();
+      expect(status).toBe(1);
+      expect(summary.firstBroken).toMatchObject({ stream, revision: '2' });
+      expect(stderr).toContain(
+        `error: stream ${stream} is broken at revision 2: its stored content does not match its hash, or it does not follow revision 0`,
+      );
+    });
 });
 
 /** Turns a quote of the stream's first event's data into an `x`, right in the file's bytes: a span
@@ -198,7 +235,9 @@ describe.each(STORES)('ops audit verify on %s', (_name, onEsdb) => {
 async function breakJsonInFile(stack: Stack, stream: string): Promise<void> {
   const file = await stoppedStoreFile(stack);
   const db = new Database(file, { readonly: true });
-  const { data } = db.prepare('SELECT data FROM events WHERE stream = ? ORDER BY revision LIMIT 1').get(stream) as { data: string };
+  const { data } = db.prepare('SELECT data FROM events WHERE stream = ? ORDER BY revision LIMIT 1').get(stream) as {
+    data: string;
+  };
   db.close();
   const bytes = readFileSync(file);
   for (let i = 0; i + 40 <= data.length; i++) {
@@ -239,7 +278,9 @@ async function alterInFile(stack: Stack, stream: string): Promise<{ revision: bi
   const file = await stoppedStoreFile(stack);
   const db = new Database(file, { readonly: true });
   db.defaultSafeIntegers(true);
-  const row = db.prepare('SELECT revision, data FROM events WHERE stream = ? ORDER BY revision LIMIT 1').get(stream) as { revision: bigint; data: string };
+  const row = db
+    .prepare('SELECT revision, data FROM events WHERE stream = ? ORDER BY revision LIMIT 1')
+    .get(stream) as { revision: bigint; data: string };
   db.close();
   const body = (JSON.parse(row.data) as { message: { sealed: string } }).message.sealed;
   const bytes = readFileSync(file);

@@ -5,7 +5,8 @@ import { LOCAL_TARGETS, sleep, Stack, total, until } from './support/stack';
  * for its instance's attempt in flight exists only in the log until its notification is made, so the
  * notifier's checkpoint must stay before it. */
 
-const ids = (requests: ReceivedRequest[]) => requests.flatMap((r) => (r.json.messages as Array<{ id: string }>).map((m) => m.id));
+const ids = (requests: ReceivedRequest[]) =>
+  requests.flatMap((r) => (r.json.messages as Array<{ id: string }>).map((m) => m.id));
 
 describe('a notifier killed while messages wait for the attempt in flight', () => {
   let stack: Stack;

@@ -44,7 +44,11 @@ describe.each(STORES)('bounds in bytes on %s', (_store, onEsdb) => {
     const carried = (raw: string) => (JSON.parse(raw) as { messages: unknown[] }).messages.length;
     await until(
       'every message delivered',
-      () => on.receiver.at(path).filter((r) => r.delivered).reduce((sum, r) => sum + carried(r.rawBody), 0) >= MESSAGES,
+      () =>
+        on.receiver
+          .at(path)
+          .filter((r) => r.delivered)
+          .reduce((sum, r) => sum + carried(r.rawBody), 0) >= MESSAGES,
       120_000,
       100,
     );
@@ -57,7 +61,7 @@ describe.each(STORES)('bounds in bytes on %s', (_store, onEsdb) => {
     // Pages: as many whole notifications as fit in 1 MiB, and paging by `after` reads them all.
     const pages: ListedNotification[][] = [];
     const pageBytes: number[] = [];
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const answer = await getNotifications(on.stack, instance, { after, limit: 100 });
       expect(Buffer.byteLength(answer.text)).toBeLessThanOrEqual(PAGE_BYTES);
       const page = expectSuccess(answer).notifications as ListedNotification[];
@@ -68,17 +72,22 @@ describe.each(STORES)('bounds in bytes on %s', (_store, onEsdb) => {
     }
     const listed = pages.flat();
     expect(listed.map((n) => n.sequence)).toEqual(listed.map((_, i) => i + 1));
-    expect(listed.flatMap((n) => n.body['messages'].map((m: { id: string }) => m.id))).toEqual(Array.from({ length: MESSAGES }, (_, i) => `big-${i + 1}`));
+    expect(listed.flatMap((n) => n.body['messages'].map((m: { id: string }) => m.id))).toEqual(
+      Array.from({ length: MESSAGES }, (_, i) => `big-${i + 1}`),
+    );
     // A page stops before the notification that would take it past 1 MiB, and not earlier.
     expect(pages.length).toBeGreaterThan(MESSAGES / 40);
-    for (let i = 0; i + 1 < pages.length; i++) expect(pageBytes[i] + 1 + Buffer.byteLength(JSON.stringify(pages[i + 1][0]))).toBeGreaterThan(PAGE_BYTES);
+    for (let i = 0; i + 1 < pages.length; i++)
+      expect(pageBytes[i] + 1 + Buffer.byteLength(JSON.stringify(pages[i + 1][0]))).toBeGreaterThan(PAGE_BYTES);
 
     // The API while three pages of 100 are asked for at once, twice over.
     const pid = on.stack.api.pid!;
     const idle = memoryOf(pid).rss;
     resetPeak(pid);
     for (let round = 0; round < 2; round++) {
-      const answers = await Promise.all([0, 1, 2].map(() => getNotifications(on.stack, instance, { after: 0, limit: 100 })));
+      const answers = await Promise.all(
+        [0, 1, 2].map(() => getNotifications(on.stack, instance, { after: 0, limit: 100 })),
+      );
       for (const answer of answers) expect(expectSuccess(answer).notifications).toEqual(pages[0]);
     }
     expect(memoryOf(pid).peak - idle).toBeLessThan(64 * MiB);
@@ -92,14 +101,27 @@ describe.each(STORES)('bounds in bytes on %s', (_store, onEsdb) => {
       const events = await store.readStream(notificationsStreamName(instance.instanceid));
       const redelivered = events.filter((e) => e.type === 'NotificationRedelivered');
       expect(redelivered).toHaveLength(last);
-      const largest = Math.max(...redelivered.map((e) => Buffer.byteLength(JSON.stringify(e.data)) + Buffer.byteLength(JSON.stringify(e.metadata))));
+      const largest = Math.max(
+        ...redelivered.map(
+          (e) => Buffer.byteLength(JSON.stringify(e.data)) + Buffer.byteLength(JSON.stringify(e.metadata)),
+        ),
+      );
       expect(largest).toBeLessThan(1024);
     } finally {
       await store.close();
     }
     // And they go out again, each with the body it was created with.
-    await until('every message delivered again', () => on.receiver.at(path).filter((r) => r.delivered).length >= 2 * last, 60_000, 100);
-    const again = on.receiver.at(path).filter((r) => r.delivered).slice(-last).map((r) => JSON.parse(r.rawBody) as { sequence: number });
+    await until(
+      'every message delivered again',
+      () => on.receiver.at(path).filter((r) => r.delivered).length >= 2 * last,
+      60_000,
+      100,
+    );
+    const again = on.receiver
+      .at(path)
+      .filter((r) => r.delivered)
+      .slice(-last)
+      .map((r) => JSON.parse(r.rawBody) as { sequence: number });
     expect(again.map((b) => b.sequence).sort((a, b) => a - b)).toEqual(listed.map((n) => n.sequence));
     for (const body of again) expect(body).toEqual(listed[body.sequence - 1].body);
   }, 240_000);

@@ -17,7 +17,8 @@ const firstArrivals = (requests: ReceivedRequest[]) => {
   return requests.filter((r) => !seen.has(r.webhookId) && seen.add(r.webhookId));
 };
 /** The message ids notifications carry (several each when batched), in arrival order. */
-const messageIds = (requests: ReceivedRequest[]) => requests.flatMap((r) => (r.json.messages as Array<{ id: string }>).map((m) => m.id));
+const messageIds = (requests: ReceivedRequest[]) =>
+  requests.flatMap((r) => (r.json.messages as Array<{ id: string }>).map((m) => m.id));
 
 describe('a notifier killed with SIGKILL during a stream of 1,000 messages', () => {
   let stack: Stack;
@@ -37,7 +38,10 @@ describe('a notifier killed with SIGKILL during a stream of 1,000 messages', () 
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    stack = await Stack.start({ env: { ...LOCAL_TARGETS, NOTIFIER_CONCURRENCY: String(CONCURRENCY) }, notifier: false });
+    stack = await Stack.start({
+      env: { ...LOCAL_TARGETS, NOTIFIER_CONCURRENCY: String(CONCURRENCY) },
+      notifier: false,
+    });
     for (let i = 0; i < INSTANCES; i++) {
       const instance = await stack.newInstance();
       const path = `/instance/${i}`;
@@ -111,7 +115,10 @@ describe('a notifier killed with SIGKILL during a stream of 1,000 messages', () 
   });
 
   it('a new notifier process started on the same store after everything was delivered sends nothing again', async () => {
-    await until('nothing pending', async () => total(await stack.metrics(), 'notifier_pending_notifications') === 0 && stack.metrics());
+    await until(
+      'nothing pending',
+      async () => total(await stack.metrics(), 'notifier_pending_notifications') === 0 && stack.metrics(),
+    );
     const sent = receiver.requests.length;
     // Killed again, without a chance to record a final checkpoint; the next process starts afresh.
     await stack.notifier!.stop('SIGKILL');
@@ -193,10 +200,15 @@ describe('an instance that expired and was renewed', () => {
     receiver.plan('/renewed', [{ status: 500 }]);
     await stack.webhook(instance, receiver.url('/renewed'));
     await stack.message(instance, { id: 'before-expiry' });
-    const [failed] = await until('the failed attempt in the logs', async () => {
-      const attempts = await stack.logs(instance);
-      return attempts.length >= 1 && attempts;
-    }, 10_000, 50);
+    const [failed] = await until(
+      'the failed attempt in the logs',
+      async () => {
+        const attempts = await stack.logs(instance);
+        return attempts.length >= 1 && attempts;
+      },
+      10_000,
+      50,
+    );
     expect(failed.nextAttemptAt).not.toBeNull();
 
     await stack.notifier!.stop();
@@ -213,10 +225,15 @@ describe('an instance that expired and was renewed', () => {
     expect(receiver.at('/renewed')[1].json).toMatchObject({ sequence: 2, messages: [{ id: 'after-renewal' }] });
     // The receiver has the notification before the notifier has recorded the attempt's outcome and
     // the API has read it: wait for the record rather than race it (a loaded machine loses that race).
-    const attempts = await until('the second attempt in the logs', async () => {
-      const logged = await stack.logs(instance);
-      return logged.length >= 2 && logged;
-    }, 10_000, 50);
+    const attempts = await until(
+      'the second attempt in the logs',
+      async () => {
+        const logged = await stack.logs(instance);
+        return logged.length >= 2 && logged;
+      },
+      10_000,
+      50,
+    );
     expect(attempts).toHaveLength(2);
   });
 

@@ -34,7 +34,18 @@ describe('notifications, with NOTIFICATION_BATCH_MAX=10', () => {
     expect(message.json).toEqual({
       instanceId: instance.instanceid,
       sequence: 1,
-      messages: [{ id: 'm-1', chatId: 'c-1@c.us', from: '', fromMe: false, senderName: '', type: 'chat', body: '', time: 1_700_000_001 }],
+      messages: [
+        {
+          id: 'm-1',
+          chatId: 'c-1@c.us',
+          from: '',
+          fromMe: false,
+          senderName: '',
+          type: 'chat',
+          body: '',
+          time: 1_700_000_001,
+        },
+      ],
     });
     expect(ack.json).toEqual({
       instanceId: instance.instanceid,
@@ -69,8 +80,19 @@ describe('notifications, with NOTIFICATION_BATCH_MAX=10', () => {
     const got = receiver.at(path);
     expect(got.map((r) => r.json.sequence)).toEqual([1, 2, 3, 4]);
     expect(got.map((r) => r.json.messages.length)).toEqual([1, 10, 10, 9]);
-    expect(got.flatMap((r) => r.json.messages.map((m: { id: string }) => m.id))).toEqual(range(30).map((i) => `seq-${i}`));
-    expect(got[1].json.messages[0]).toEqual({ id: 'seq-2', chatId: 'chat-1@c.us', from: '', fromMe: false, senderName: '', type: 'chat', body: '#2', time: 1_700_000_000 });
+    expect(got.flatMap((r) => r.json.messages.map((m: { id: string }) => m.id))).toEqual(
+      range(30).map((i) => `seq-${i}`),
+    );
+    expect(got[1].json.messages[0]).toEqual({
+      id: 'seq-2',
+      chatId: 'chat-1@c.us',
+      from: '',
+      fromMe: false,
+      senderName: '',
+      type: 'chat',
+      body: '#2',
+      time: 1_700_000_000,
+    });
     expect(new Set(got.map((r) => r.webhookId)).size).toBe(4);
     expect(receiver.maxConcurrency(path)).toBe(1);
   });
@@ -88,11 +110,12 @@ describe('notifications, with NOTIFICATION_BATCH_MAX=10', () => {
     await sleep(300);
     const got = receiver.at(path).map((r) => r.json);
     expect(got.map((body) => body.sequence)).toEqual([1, 2, 3, 4]);
-    expect(got.map((body) => (body.messages ? { messages: body.messages.map((m: { id: string }) => m.id) } : { ack: body.ack.map((a: { status: string }) => a.status) }))).toEqual([
-      { messages: ['k-1'] },
-      { ack: ['sent', 'delivered'] },
-      { messages: ['k-2', 'k-3'] },
-      { ack: ['read'] },
-    ]);
+    expect(
+      got.map((body) =>
+        body.messages
+          ? { messages: body.messages.map((m: { id: string }) => m.id) }
+          : { ack: body.ack.map((a: { status: string }) => a.status) },
+      ),
+    ).toEqual([{ messages: ['k-1'] }, { ack: ['sent', 'delivered'] }, { messages: ['k-2', 'k-3'] }, { ack: ['read'] }]);
   });
 });

@@ -81,12 +81,18 @@ describe('failed deliveries, with RETRY_SCHEDULE=1,1,1', () => {
       expect(await stack.logs(instance)).toHaveLength(4);
       expect(down.requests).toHaveLength(0);
 
-      const resend = runOps(stack.dataDir, ['deliveries', 'resend', '--instance', instance.instanceid], { INTERNAL_TOKEN });
+      const resend = runOps(stack.dataDir, ['deliveries', 'resend', '--instance', instance.instanceid], {
+        INTERNAL_TOKEN,
+      });
       expect(resend.status).toBe(0);
       expect(JSON.parse(resend.stdout)).toEqual({ instance: instance.instanceid, resent: 1 });
       const [delivered] = await until('the resent notification', () => down.requests.length >= 1 && down.requests);
       expect(delivered.webhookId).toBe(webhookId);
-      expect(delivered.json).toMatchObject({ instanceId: instance.instanceid, sequence: 1, messages: [{ id: 'dead-1' }] });
+      expect(delivered.json).toMatchObject({
+        instanceId: instance.instanceid,
+        sequence: 1,
+        messages: [{ id: 'dead-1' }],
+      });
       const after = await loggedAttempts(stack, instance, 5);
       expect(after[0]).toMatchObject({ status: 200, webhookId, sequence: 1, nextAttemptAt: null });
     } finally {
@@ -95,9 +101,16 @@ describe('failed deliveries, with RETRY_SCHEDULE=1,1,1', () => {
   });
 
   it('a 503 with Retry-After: 3 moves the next attempt to 2x the ~1 s scheduled delay (never beyond 2x)', async () => {
-    const { instance, path } = await subscribed(stack, receiver, [{ status: 503, headers: { 'retry-after': '3' } }, { status: 200 }]);
+    const { instance, path } = await subscribed(stack, receiver, [
+      { status: 503, headers: { 'retry-after': '3' } },
+      { status: 200 },
+    ]);
     await stack.message(instance, { id: 'ra-1' });
-    const [first, second] = await until('two attempts', () => receiver.at(path).length >= 2 && receiver.at(path), 10_000);
+    const [first, second] = await until(
+      'two attempts',
+      () => receiver.at(path).length >= 2 && receiver.at(path),
+      10_000,
+    );
     const gapSeconds = (second.arrivedAt - first.arrivedAt) / 1000;
     // Without Retry-After the retry comes after 0.8..1.2 s; honoured and capped at 2x it is 1.6..2.4 s.
     expect(gapSeconds).toBeGreaterThanOrEqual(1.5);
@@ -121,13 +134,19 @@ describe('failed deliveries, with RETRY_SCHEDULE=1,1,1', () => {
     await until('the delivery', () => receiver.at(working.path).length >= 1);
     const after = await until('the metrics to count the dead letter', async () => {
       const m = await stack.metrics();
-      return total(m, 'notifier_notifications_dead_lettered_total') > total(before, 'notifier_notifications_dead_lettered_total') && m;
+      return (
+        total(m, 'notifier_notifications_dead_lettered_total') >
+          total(before, 'notifier_notifications_dead_lettered_total') && m
+      );
     });
     const delta = (name: string) => total(after, name) - total(before, name);
     expect(delta('notifier_notifications_delivered_total')).toBe(1);
     expect(delta('notifier_attempts_failed_total')).toBe(4);
     expect(delta('notifier_notifications_dead_lettered_total')).toBe(1);
-    expect((after.get('notifier_attempts_failed_total{reason="503"}') ?? 0) - (before.get('notifier_attempts_failed_total{reason="503"}') ?? 0)).toBe(4);
+    expect(
+      (after.get('notifier_attempts_failed_total{reason="503"}') ?? 0) -
+        (before.get('notifier_attempts_failed_total{reason="503"}') ?? 0),
+    ).toBe(4);
     expect(after.get('notifier_ready')).toBe(1);
   });
 });

@@ -31,7 +31,9 @@ describe.each(STORES)('erasing an instance’s personal data on %s', (_store, on
   /** A client of the stack's store, for what a test needs to see that no API shows. */
   async function withStore<T>(work: (store: EventStore) => Promise<T>): Promise<T> {
     const connection = on.stack.apiEnv['EVENT_STORE'];
-    const store = connection ? new EsdbEventStore({ connectionString: connection }) : new SqliteEventStore({ file: join(on.stack.dataDir, 'events.sqlite') });
+    const store = connection
+      ? new EsdbEventStore({ connectionString: connection })
+      : new SqliteEventStore({ file: join(on.stack.dataDir, 'events.sqlite') });
     try {
       return await work(store);
     } finally {
@@ -42,7 +44,9 @@ describe.each(STORES)('erasing an instance’s personal data on %s', (_store, on
   /** SECRETS_KEY: given on EventStoreDB, else generated into DATA_DIR (docs/api.md section 5). */
   const secretsKey = () => {
     const given = on.stack.apiEnv['SECRETS_KEY'];
-    return given ? Buffer.from(given, 'hex') : Buffer.from(readFileSync(join(on.stack.dataDir, 'secrets.key'), 'utf8').trim(), 'base64');
+    return given
+      ? Buffer.from(given, 'hex')
+      : Buffer.from(readFileSync(join(on.stack.dataDir, 'secrets.key'), 'utf8').trim(), 'base64');
   };
 
   /** The data keys of an instance, sealed and raw, as they are before the erasure. */
@@ -59,7 +63,12 @@ describe.each(STORES)('erasing an instance’s personal data on %s', (_store, on
 
   it('shows and sends erased fields as null, leaves nothing of them on disk, and reads later traffic again', async () => {
     const tag = randomBytes(6).toString('hex');
-    const person = { chatId: `5511${tag}@c.us`, from: `5522${tag}@c.us`, senderName: `Ana ${tag}`, body: `private body ${tag} ✓` };
+    const person = {
+      chatId: `5511${tag}@c.us`,
+      from: `5522${tag}@c.us`,
+      senderName: `Ana ${tag}`,
+      body: `private body ${tag} ✓`,
+    };
     const ackChat = `5533${tag}@c.us`;
     let down = false;
     const { instance, path } = await subscribed(on.stack, on.receiver, () => (down ? { status: 503 } : {}));
@@ -69,21 +78,35 @@ describe.each(STORES)('erasing an instance’s personal data on %s', (_store, on
     await on.stack.ack(instance, { id: 'before-1', chatId: ackChat, status: 'read', time: 1_767_225_601 });
     await until('the ack delivered', () => on.receiver.at(path).filter((r) => r.delivered).length === 2);
     // Delivered in clear, as recorded.
-    expect(on.receiver.at(path)[0].json.messages).toEqual([{ id: 'before-1', ...person, fromMe: false, type: 'chat', time: 1_767_225_600 }]);
-    expect(on.receiver.at(path)[1].json.ack).toEqual([{ id: 'before-1', chatId: ackChat, status: 'read', time: 1_767_225_601 }]);
+    expect(on.receiver.at(path)[0].json.messages).toEqual([
+      { id: 'before-1', ...person, fromMe: false, type: 'chat', time: 1_767_225_600 },
+    ]);
+    expect(on.receiver.at(path)[1].json.ack).toEqual([
+      { id: 'before-1', chatId: ackChat, status: 'read', time: 1_767_225_601 },
+    ]);
 
     // A notification made before the erasure, not delivered yet: the receiver is down.
     down = true;
     await on.stack.message(instance, { id: 'pending', ...person, time: 1_767_225_602 });
     await until('a failed attempt of the pending one', () => on.receiver.at(path).some((r) => r.json?.sequence === 3));
 
-    const clearValues: Needle[] = [...Object.entries(person).map(([field, value]) => text(field, value)), text('ack chatId', ackChat)];
+    const clearValues: Needle[] = [
+      ...Object.entries(person).map(([field, value]) => text(field, value)),
+      text('ack chatId', ackChat),
+    ];
     // Sealed everywhere even before the erasure: the log, the read models, the notifier's snapshots.
-    await until('a snapshot of the notifier', () => withStore(async (store) => (await store.readAll({ filter: { eventTypes: ['NotifierSnapshotChunk'] } })).length > 0));
+    await until('a snapshot of the notifier', () =>
+      withStore(
+        async (store) => (await store.readAll({ filter: { eventTypes: ['NotifierSnapshotChunk'] } })).length > 0,
+      ),
+    );
     expect(foundOnDisk(dataDirs(), clearValues)).toEqual([]);
     const keys = await dataKeysOf(instance);
     expect(keys).toHaveLength(1);
-    const keyNeedles = keys.flatMap(({ sealedKey, key }) => [text('sealed data key', sealedKey), ...rawKey('data key', key)]);
+    const keyNeedles = keys.flatMap(({ sealedKey, key }) => [
+      text('sealed data key', sealedKey),
+      ...rawKey('data key', key),
+    ]);
     // The scan sees the store's files: the sealed key is on disk until the erasure (embedded store).
     if (!onEsdb) expect(foundOnDisk(dataDirs(), keyNeedles).length).toBeGreaterThan(0);
 
@@ -96,14 +119,51 @@ describe.each(STORES)('erasing an instance’s personal data on %s', (_store, on
     // Past the processes' key caches (a second at most), the receiver comes back.
     await sleep(1200);
     down = false;
-    const resent = await until('the pending one delivered', () => on.receiver.at(path).find((r) => r.json?.sequence === 3 && r.delivered), 20_000);
-    expect(resent.json.messages).toEqual([{ id: 'pending', chatId: null, from: null, senderName: null, body: null, fromMe: false, type: 'chat', time: 1_767_225_602 }]);
+    const resent = await until(
+      'the pending one delivered',
+      () => on.receiver.at(path).find((r) => r.json?.sequence === 3 && r.delivered),
+      20_000,
+    );
+    expect(resent.json.messages).toEqual([
+      {
+        id: 'pending',
+        chatId: null,
+        from: null,
+        senderName: null,
+        body: null,
+        fromMe: false,
+        type: 'chat',
+        time: 1_767_225_602,
+      },
+    ]);
 
     const listed = await allNotifications(on.stack, instance);
     expect(listed.map((n) => n.body['messages'] ?? n.body['ack'])).toEqual([
-      [{ id: 'before-1', chatId: null, from: null, senderName: null, body: null, fromMe: false, type: 'chat', time: 1_767_225_600 }],
+      [
+        {
+          id: 'before-1',
+          chatId: null,
+          from: null,
+          senderName: null,
+          body: null,
+          fromMe: false,
+          type: 'chat',
+          time: 1_767_225_600,
+        },
+      ],
       [{ id: 'before-1', chatId: null, status: 'read', time: 1_767_225_601 }],
-      [{ id: 'pending', chatId: null, from: null, senderName: null, body: null, fromMe: false, type: 'chat', time: 1_767_225_602 }],
+      [
+        {
+          id: 'pending',
+          chatId: null,
+          from: null,
+          senderName: null,
+          body: null,
+          fromMe: false,
+          type: 'chat',
+          time: 1_767_225_602,
+        },
+      ],
     ]);
 
     // Nothing of the instance's personal fields, nor of its key, in any file under DATA_DIR.
@@ -112,7 +172,9 @@ describe.each(STORES)('erasing an instance’s personal data on %s', (_store, on
     // The events stay; later traffic gets a new key and is readable.
     expect(await withStore((store) => store.readStream(`inbox-${instance.instanceid}`))).toHaveLength(3);
     await on.stack.message(instance, { id: 'after', ...person, time: 1_767_225_603 });
-    const after = await until('the later message delivered', () => on.receiver.at(path).find((r) => r.json?.messages?.[0]?.id === 'after'));
+    const after = await until('the later message delivered', () =>
+      on.receiver.at(path).find((r) => r.json?.messages?.[0]?.id === 'after'),
+    );
     expect(after.json.messages[0]).toMatchObject(person);
     expect((await allNotifications(on.stack, instance, 100, 3))[0].body['messages'][0]).toMatchObject(person);
   }, 90_000);
@@ -123,8 +185,17 @@ describe.each(STORES)('erasing an instance’s personal data on %s', (_store, on
     // Traffic recorded on days long past, as a gateway in-process would have recorded it then.
     await withStore(async (store) => {
       const personal = PersonalData.on(store, new SecretBox(secretsKey()));
-      for (const [id, daysAgo] of [['old', 40], ['young', 10]] as const) {
-        await recordMessage(store, personal, instance.instanceid, { id, chatId: 'c@c.us', from: '', fromMe: false, senderName: '', type: 'chat', body: id, time: 1 }, day(daysAgo));
+      for (const [id, daysAgo] of [
+        ['old', 40],
+        ['young', 10],
+      ] as const) {
+        await recordMessage(
+          store,
+          personal,
+          instance.instanceid,
+          { id, chatId: 'c@c.us', from: '', fromMe: false, senderName: '', type: 'chat', body: id, time: 1 },
+          day(daysAgo),
+        );
       }
     });
     await on.stack.startNotifier({ ...on.stack.notifierEnv, MESSAGE_RETENTION_DAYS: '30' });
@@ -135,7 +206,9 @@ describe.each(STORES)('erasing an instance’s personal data on %s', (_store, on
       }),
     );
     const compact = (iso: string) => iso.slice(0, 10).replace(/-/g, '');
-    expect(erasures).toEqual([{ instanceId: instance.instanceid, days: [compact(day(40))], reason: 'retention', at: expect.any(String) }]);
+    expect(erasures).toEqual([
+      { instanceId: instance.instanceid, days: [compact(day(40))], reason: 'retention', at: expect.any(String) },
+    ]);
     await withStore(async (store) => {
       expect(await store.readLastEvent(`datakey-${instance.instanceid}-${compact(day(40))}`)).toBeUndefined();
       expect(await store.readLastEvent(`datakey-${instance.instanceid}-${compact(day(10))}`)).toBeDefined();
@@ -168,18 +241,45 @@ describe.each(STORES)('erasing an instance’s personal data on %s', (_store, on
     await withStore(async (store) => {
       const personal = PersonalData.on(store, new SecretBox(secretsKey()));
       const receivedAt = new Date().toISOString();
-      const message = await personal.sealMessage(instance.instanceid, { id: 'altered', chatId: 'c@c.us', from: '', fromMe: false, senderName: '', type: 'chat', body: 'secret', time: 1 }, receivedAt);
+      const message = await personal.sealMessage(
+        instance.instanceid,
+        {
+          id: 'altered',
+          chatId: 'c@c.us',
+          from: '',
+          fromMe: false,
+          senderName: '',
+          type: 'chat',
+          body: 'secret',
+          time: 1,
+        },
+        receivedAt,
+      );
       // A character inside the ciphertext (the last one may only carry padding bits).
       const at = message.sealed.length - 10;
       const sealed = `${message.sealed.slice(0, at)}${message.sealed[at] === 'A' ? 'B' : 'A'}${message.sealed.slice(at + 1)}`;
-      const event: MessageReceived = { type: 'MessageReceived', data: { instanceId: instance.instanceid, message: { ...message, sealed }, receivedAt } };
-      await store.append(inboxStreamName(instance.instanceid), [{ id: nameBasedId(inboxIdentity(event)), type: event.type, data: event.data }], 'any');
+      const event: MessageReceived = {
+        type: 'MessageReceived',
+        data: { instanceId: instance.instanceid, message: { ...message, sealed }, receivedAt },
+      };
+      await store.append(
+        inboxStreamName(instance.instanceid),
+        [{ id: nameBasedId(inboxIdentity(event)), type: event.type, data: event.data }],
+        'any',
+      );
     });
-    const unreadable = await until('an attempt failed as unreadable', async () => (await on.stack.logs(instance)).find((a) => a.status === 0 && /^personal data unreadable/.test(a.error)));
-    expect(unreadable).toMatchObject({ sequence: 1, error: 'personal data unreadable: a sealed field does not open under its data key' });
+    const unreadable = await until('an attempt failed as unreadable', async () =>
+      (await on.stack.logs(instance)).find((a) => a.status === 0 && /^personal data unreadable/.test(a.error)),
+    );
+    expect(unreadable).toMatchObject({
+      sequence: 1,
+      error: 'personal data unreadable: a sealed field does not open under its data key',
+    });
     // Later traffic is not held back by it, and nothing of the altered one reached the receiver.
     await on.stack.message(instance, { id: 'fine', body: 'readable' });
-    const fine = await until('the next message delivered', () => on.receiver.at(path).find((r) => r.delivered && r.json?.messages?.[0]?.id === 'fine'));
+    const fine = await until('the next message delivered', () =>
+      on.receiver.at(path).find((r) => r.delivered && r.json?.messages?.[0]?.id === 'fine'),
+    );
     expect(fine.json.sequence).toBe(2);
     expect(on.receiver.at(path).filter((r) => r.json?.sequence === 1)).toEqual([]);
   }, 60_000);

@@ -35,7 +35,11 @@ async function startReceiver(kind: Kind, secret: string): Promise<RunningReceive
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const port = await until(`the ${kind} receiver to listen`, () => /listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(stderr)?.[1], 15_000);
+  const port = await until(
+    `the ${kind} receiver to listen`,
+    () => /listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(stderr)?.[1],
+    15_000,
+  );
   return {
     url: `http://127.0.0.1:${port}/hook`,
     stdout: () => stdout,
@@ -58,9 +62,17 @@ function sign(secret: string, id: string, timestamp: number, body: string): stri
 const now = () => Math.floor(Date.now() / 1000);
 let sent = 0;
 
-async function post(url: string, body: string, headers: (id: string) => Record<string, string>): Promise<{ status: number; id: string }> {
+async function post(
+  url: string,
+  body: string,
+  headers: (id: string) => Record<string, string>,
+): Promise<{ status: number; id: string }> {
   const id = `msg_test_${++sent}`;
-  const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers(id) }, body });
+  const answer = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers(id) },
+    body,
+  });
   await answer.arrayBuffer();
   return { status: answer.status, id };
 }
@@ -70,12 +82,18 @@ describe.each(Object.keys(COMMANDS) as Kind[])('the %s example receiver', (kind)
   const rotatedSecret = newSecret();
   let onOld: RunningReceiver;
   let onRotated: RunningReceiver;
-  const body = JSON.stringify({ instanceId: 'i-1', sequence: 7, messages: [{ id: 'wamid.1', chatId: 'c@c.us', body: 'Olá' }] });
-  const signedBy = (secrets: string[], timestamp = now(), signedBody = body) => (id: string) => ({
-    'webhook-id': id,
-    'webhook-timestamp': String(timestamp),
-    'webhook-signature': secrets.map((secret) => sign(secret, id, timestamp, signedBody)).join(' '),
+  const body = JSON.stringify({
+    instanceId: 'i-1',
+    sequence: 7,
+    messages: [{ id: 'wamid.1', chatId: 'c@c.us', body: 'Olá' }],
   });
+  const signedBy =
+    (secrets: string[], timestamp = now(), signedBody = body) =>
+    (id: string) => ({
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': secrets.map((secret) => sign(secret, id, timestamp, signedBody)).join(' '),
+    });
 
   beforeAll(async () => {
     [onOld, onRotated] = await Promise.all([startReceiver(kind, oldSecret), startReceiver(kind, rotatedSecret)]);
@@ -88,7 +106,12 @@ describe.each(Object.keys(COMMANDS) as Kind[])('the %s example receiver', (kind)
     const { status, id } = await post(onOld.url, body, signedBy([oldSecret]));
     expect(status).toBe(204);
     // The receiver prints before it answers, but its stdout pipe and the HTTP answer race here.
-    const line = await until('the printed notification', () => onOld.stdout().split('\n').find((l) => l.includes(id)));
+    const line = await until('the printed notification', () =>
+      onOld
+        .stdout()
+        .split('\n')
+        .find((l) => l.includes(id)),
+    );
     expect(JSON.parse(line)).toEqual({ webhookId: id, notification: JSON.parse(body) });
   });
 
@@ -133,10 +156,15 @@ describe('the Node example receiver behind the real notifier', () => {
     expect((await stack.webhook(instance, receiver.url)).signingSecret).toBe(signingSecret);
     await stack.message(instance, { id: 'wamid.receiver-1', body: 'Hi!' });
     const line = await until('the verified notification', () => receiver!.stdout().split('\n').find(Boolean), 20_000);
-    const printed = JSON.parse(line) as { webhookId: string; notification: { instanceId: string; messages: Array<{ id: string }> } };
+    const printed = JSON.parse(line) as {
+      webhookId: string;
+      notification: { instanceId: string; messages: Array<{ id: string }> };
+    };
     expect(printed.notification.instanceId).toBe(instance.instanceid);
     expect(printed.notification.messages.map((m) => m.id)).toEqual(['wamid.receiver-1']);
-    const attempts = await until('the logged attempt', async () => (await stack.logs(instance)).find((a) => a.status === 204));
+    const attempts = await until('the logged attempt', async () =>
+      (await stack.logs(instance)).find((a) => a.status === 204),
+    );
     expect(attempts.webhookId).toBe(printed.webhookId);
     expect(receiver.stderr()).not.toContain('rejected');
   });

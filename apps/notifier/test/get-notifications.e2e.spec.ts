@@ -1,6 +1,13 @@
 import { expectFailure, expectSuccess, shiftedClock, DAY_MS } from '@gw/testing';
 import { ISO_MS, subscribed } from './support/delivery-fixtures';
-import { allNotifications, getNotifications, messageIds, notificationsPage, postedBodies, redeliver } from './support/notification-pages';
+import {
+  allNotifications,
+  getNotifications,
+  messageIds,
+  notificationsPage,
+  postedBodies,
+  redeliver,
+} from './support/notification-pages';
 import { sleep, until } from './support/stack';
 import { stackOnStore, STORES } from './support/on-store';
 
@@ -27,7 +34,9 @@ describe.each(STORES)('getNotifications on %s', (_store, onEsdb) => {
 
   it('a on.receiver that was down 30 s recovers every message through getNotifications alone, in order, bodies as POSTed', async () => {
     const upAt = Date.now() + DOWN_MS;
-    const { instance, path } = await subscribed(on.stack, on.receiver, () => (Date.now() < upAt ? { status: 503 } : {}));
+    const { instance, path } = await subscribed(on.stack, on.receiver, () =>
+      Date.now() < upAt ? { status: 503 } : {},
+    );
     const sent: string[] = [];
     // Traffic all through the outage: messages and an ack, at its start, middle and end.
     for (const wave of [0, 1, 2]) {
@@ -36,14 +45,23 @@ describe.each(STORES)('getNotifications on %s', (_store, onEsdb) => {
         await on.stack.message(instance, { id, body: `während ${wave}.${i} ✓` });
         sent.push(id);
       }
-      await on.stack.ack(instance, { id: `down-${wave}-1`, chatId: 'chat-1@c.us', status: 'read', time: 1_700_000_100 + wave });
+      await on.stack.ack(instance, {
+        id: `down-${wave}-1`,
+        chatId: 'chat-1@c.us',
+        status: 'read',
+        time: 1_700_000_100 + wave,
+      });
       await sleep(Math.max(0, upAt - Date.now() - (2 - wave) * 10_000 - 5_000));
     }
     await sleep(Math.max(0, upAt - Date.now()));
-    await until('every notification dead-lettered', async () => {
-      const all = await allNotifications(on.stack, instance);
-      return messageIds(all).length === sent.length && all.every((n) => n.state === 'deadLettered');
-    }, 15_000);
+    await until(
+      'every notification dead-lettered',
+      async () => {
+        const all = await allNotifications(on.stack, instance);
+        return messageIds(all).length === sent.length && all.every((n) => n.state === 'deadLettered');
+      },
+      15_000,
+    );
     expect(on.receiver.at(path).every((r) => !r.delivered)).toBe(true);
 
     // The on.receiver catches up, 2 at a time, from getNotifications alone.
@@ -54,7 +72,11 @@ describe.each(STORES)('getNotifications on %s', (_store, onEsdb) => {
     const posted = postedBodies(on.receiver.at(path));
     expect(posted.size).toBe(recovered.length);
     for (const n of recovered) {
-      expect(n).toMatchObject({ state: 'deadLettered', createdAt: expect.stringMatching(ISO_MS), webhookId: expect.stringMatching(/^msg_/) });
+      expect(n).toMatchObject({
+        state: 'deadLettered',
+        createdAt: expect.stringMatching(ISO_MS),
+        webhookId: expect.stringMatching(/^msg_/),
+      });
       expect(n.body).toEqual(posted.get(n.webhookId));
       expect(n.body).toMatchObject({ instanceId: instance.instanceid, sequence: n.sequence });
     }
@@ -66,12 +88,24 @@ describe.each(STORES)('getNotifications on %s', (_store, onEsdb) => {
       await on.stack.message(instance, { id: `page-${i}` });
       await delivered(instance, i);
     }
-    expect(await notificationsPage(on.stack, instance, { limit: 2 })).toMatchObject({ lastSequence: 5, notifications: [{ sequence: 1 }, { sequence: 2 }] });
+    expect(await notificationsPage(on.stack, instance, { limit: 2 })).toMatchObject({
+      lastSequence: 5,
+      notifications: [{ sequence: 1 }, { sequence: 2 }],
+    });
     const second = await notificationsPage(on.stack, instance, { after: 2, limit: 2 });
     expect(second.notifications.map((n) => n.sequence)).toEqual([3, 4]);
-    expect((await notificationsPage(on.stack, instance, { after: '4' })).notifications.map((n) => n.sequence)).toEqual([5]);
-    expect(await notificationsPage(on.stack, instance, { after: 5 })).toEqual({ success: true, lastSequence: 5, notifications: [] });
-    expect(await notificationsPage(on.stack, instance, { after: 99 })).toMatchObject({ lastSequence: 5, notifications: [] });
+    expect((await notificationsPage(on.stack, instance, { after: '4' })).notifications.map((n) => n.sequence)).toEqual([
+      5,
+    ]);
+    expect(await notificationsPage(on.stack, instance, { after: 5 })).toEqual({
+      success: true,
+      lastSequence: 5,
+      notifications: [],
+    });
+    expect(await notificationsPage(on.stack, instance, { after: 99 })).toMatchObject({
+      lastSequence: 5,
+      notifications: [],
+    });
     const all = await allNotifications(on.stack, instance);
     expect(messageIds(all)).toEqual(['page-1', 'page-2', 'page-3', 'page-4', 'page-5']);
     const posted = postedBodies(on.receiver.at(path));
@@ -81,9 +115,15 @@ describe.each(STORES)('getNotifications on %s', (_store, onEsdb) => {
     on.receiver.plan(path, () => ({ status: 500, delayMs: 4000 }));
     await on.stack.message(instance, { id: 'page-6' });
     await until('the attempt held', () => on.receiver.at(path).length === 6);
-    expect(await notificationsPage(on.stack, instance, { after: 5 })).toMatchObject({ lastSequence: 6, notifications: [{ sequence: 6, state: 'pending' }] });
+    expect(await notificationsPage(on.stack, instance, { after: 5 })).toMatchObject({
+      lastSequence: 6,
+      notifications: [{ sequence: 6, state: 'pending' }],
+    });
     await on.stack.webhook(instance, '');
-    await until('cancelled', async () => (await notificationsPage(on.stack, instance, { after: 5 })).notifications[0]?.state === 'cancelled');
+    await until(
+      'cancelled',
+      async () => (await notificationsPage(on.stack, instance, { after: 5 })).notifications[0]?.state === 'cancelled',
+    );
     expect(messageIds((await notificationsPage(on.stack, instance, { after: 5 })).notifications)).toEqual(['page-6']);
   }, 60_000);
 
@@ -94,14 +134,21 @@ describe.each(STORES)('getNotifications on %s', (_store, onEsdb) => {
       expectFailure(await getNotifications(on.stack, instance, bad), ['0002']);
     }
     expectFailure(await getNotifications(on.stack, { ...instance, token: `${instance.token}x` }), ['0006']);
-    expectFailure(await getNotifications(on.stack, { instanceid: 'no-such-instance', token: instance.token }), ['0006']);
+    expectFailure(await getNotifications(on.stack, { instanceid: 'no-such-instance', token: instance.token }), [
+      '0006',
+    ]);
   });
 
   it('gives the same answer from a restarted API, and still once the instance has expired (redeliver then 0007)', async () => {
     const { instance } = await subscribed(on.stack, on.receiver);
     await on.stack.message(instance, { id: 'kept-1' });
     await on.stack.message(instance, { id: 'kept-2' });
-    await until('delivered', async () => messageIds((await notificationsPage(on.stack, instance)).notifications.filter((n) => n.state === 'delivered')).length === 2);
+    await until(
+      'delivered',
+      async () =>
+        messageIds((await notificationsPage(on.stack, instance)).notifications.filter((n) => n.state === 'delivered'))
+          .length === 2,
+    );
     const before = await notificationsPage(on.stack, instance);
     const clock = shiftedClock(4 * DAY_MS);
     try {
@@ -112,6 +159,9 @@ describe.each(STORES)('getNotifications on %s', (_store, onEsdb) => {
       await on.stack.restartApi();
       clock.remove();
     }
-    expect(expectSuccess(await redeliver(on.stack, instance, { from: 1, to: 1 }))).toEqual({ success: true, queued: 1 });
+    expect(expectSuccess(await redeliver(on.stack, instance, { from: 1, to: 1 }))).toEqual({
+      success: true,
+      queued: 1,
+    });
   }, 60_000);
 });

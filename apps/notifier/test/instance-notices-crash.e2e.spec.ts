@@ -15,12 +15,22 @@ const MARKS = [secondsAfterCreation(3), secondsAfterCreation(7), secondsAfterCre
 
 describe.each(STORES)('instance notices across a notifier SIGKILL, on %s', (_store, onEsdb) => {
   // Snapshots every few events, so that a restart also resumes from one that holds notices.
-  const on = stackOnStore(onEsdb, { RETRY_SCHEDULE: '1,1,1', EXPIRY_NOTICE_HOURS: MARKS.join(','), NOTIFIER_SNAPSHOT_EVERY: '3' });
+  const on = stackOnStore(onEsdb, {
+    RETRY_SCHEDULE: '1,1,1',
+    EXPIRY_NOTICE_HOURS: MARKS.join(','),
+    NOTIFIER_SNAPSHOT_EVERY: '3',
+  });
 
   it('sends each expiring notice exactly once when the notifier is killed after the first and a mark passes while it is down', async () => {
     const instance = await on.stack.newInstance();
     const path = freshPath();
-    expectSuccess(await postJson(on.stack.api.apiUrl, '/webhook', { ...instance, webhookUrl: on.receiver.url(path), events: 'instance' }));
+    expectSuccess(
+      await postJson(on.stack.api.apiUrl, '/webhook', {
+        ...instance,
+        webhookUrl: on.receiver.url(path),
+        events: 'instance',
+      }),
+    );
     const expiresAt = (await on.stack.listInstances()).find((i) => i.instanceid === instance.instanceid).expiresAt;
 
     await until('the first notice', () => seen(on.receiver.at(path)).length >= 1, 15_000);
@@ -33,7 +43,9 @@ describe.each(STORES)('instance notices across a notifier SIGKILL, on %s', (_sto
     await until('three notices', () => seen(on.receiver.at(path)).length >= 3, 20_000);
     await sleep(2500);
     const got = seen(on.receiver.at(path));
-    expect(got.map((s) => ({ sequence: s.sequence, notice: s.instance }))).toEqual([1, 2, 3].map((sequence) => ({ sequence, notice: { event: 'expiring', expiresAt } })));
+    expect(got.map((s) => ({ sequence: s.sequence, notice: s.instance }))).toEqual(
+      [1, 2, 3].map((sequence) => ({ sequence, notice: { event: 'expiring', expiresAt } })),
+    );
     // The third came at its mark from the restarted notifier.
     expect(got[2].arrivedAt - markOf(expiresAt, MARKS[2])).toBeGreaterThanOrEqual(0);
     expect(got[2].arrivedAt - markOf(expiresAt, MARKS[2])).toBeLessThan(5000);

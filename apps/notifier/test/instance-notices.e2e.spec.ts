@@ -25,10 +25,13 @@ describe.each(STORES)('instance notices, on %s', (_store, onEsdb) => {
   const subscribed = async (events: string) => {
     const instance = await on.stack.newInstance();
     const path = freshPath();
-    expectSuccess(await postJson(on.stack.api.apiUrl, '/webhook', { ...instance, webhookUrl: on.receiver.url(path), events }));
+    expectSuccess(
+      await postJson(on.stack.api.apiUrl, '/webhook', { ...instance, webhookUrl: on.receiver.url(path), events }),
+    );
     return { instance, path };
   };
-  const expiryOf = async (instance: Instance): Promise<string> => (await on.stack.listInstances()).find((i) => i.instanceid === instance.instanceid).expiresAt;
+  const expiryOf = async (instance: Instance): Promise<string> =>
+    (await on.stack.listInstances()).find((i) => i.instanceid === instance.instanceid).expiresAt;
 
   it('sends an expiring notice once at each mark, within 5 s, numbered in sequence with the messages', async () => {
     const { instance, path } = await subscribed('messages,instance');
@@ -39,19 +42,28 @@ describe.each(STORES)('instance notices, on %s', (_store, onEsdb) => {
     await until('the last message', () => seen(on.receiver.at(path)).length >= 4);
     await sleep(1500);
     const got = seen(on.receiver.at(path));
-    expect(got.map(({ sequence, what, instance: notice }) => ({ sequence, what, ...(notice ? { notice } : {}) }))).toEqual([
+    expect(
+      got.map(({ sequence, what, instance: notice }) => ({ sequence, what, ...(notice ? { notice } : {}) })),
+    ).toEqual([
       { sequence: 1, what: 'messages n-1' },
       { sequence: 2, what: 'instance expiring', notice: { event: 'expiring', expiresAt } },
       { sequence: 3, what: 'instance expiring', notice: { event: 'expiring', expiresAt } },
       { sequence: 4, what: 'messages n-2' },
     ]);
     // Each at its own mark: not before it, and within 5 s of it.
-    for (const [notice, hours] of [[got[1], AT_4S], [got[2], AT_8S]] as const) {
+    for (const [notice, hours] of [
+      [got[1], AT_4S],
+      [got[2], AT_8S],
+    ] as const) {
       expect(notice.arrivedAt).toBeGreaterThanOrEqual(markOf(expiresAt, hours));
       expect(notice.arrivedAt - markOf(expiresAt, hours)).toBeLessThan(5000);
     }
     // The body is exactly the documented one.
-    expect(on.receiver.at(path).find((r) => r.webhookId === got[1].webhookId)!.json).toEqual({ instanceId: instance.instanceid, sequence: 2, instance: { event: 'expiring', expiresAt } });
+    expect(on.receiver.at(path).find((r) => r.webhookId === got[1].webhookId)!.json).toEqual({
+      instanceId: instance.instanceid,
+      sequence: 2,
+      instance: { event: 'expiring', expiresAt },
+    });
   }, 40_000);
 
   it('announces a renewal, which resets the marks: only those of the new expiry come', async () => {
@@ -67,7 +79,11 @@ describe.each(STORES)('instance notices, on %s', (_store, onEsdb) => {
     // The marks of the expiry it replaced (4 s and 8 s after the creation) were not sent; the new one came at its mark.
     expect(got[1].arrivedAt - markOf(renewed.expiresAt, RENEWED_AT_10S)).toBeGreaterThanOrEqual(0);
     expect(got[1].arrivedAt - markOf(renewed.expiresAt, RENEWED_AT_10S)).toBeLessThan(5000);
-    expect(on.receiver.at(path)[0].json).toEqual({ instanceId: instance.instanceid, sequence: 1, instance: { event: 'renewed', packageid: 'trial', expiresAt: renewed.expiresAt } });
+    expect(on.receiver.at(path)[0].json).toEqual({
+      instanceId: instance.instanceid,
+      sequence: 1,
+      instance: { event: 'renewed', packageid: 'trial', expiresAt: renewed.expiresAt },
+    });
   }, 40_000);
 
   it('sends no notice when the instance kind is not chosen', async () => {
@@ -81,6 +97,8 @@ describe.each(STORES)('instance notices, on %s', (_store, onEsdb) => {
     // The instance's notifications still work, and start at sequence 1: no notice took a number.
     await on.stack.message(instance, { id: 'k-1' });
     await until('the message', () => on.receiver.at(path).length >= 1);
-    expect(seen(on.receiver.at(path)).map(({ sequence, what }) => ({ sequence, what }))).toEqual([{ sequence: 1, what: 'messages k-1' }]);
+    expect(seen(on.receiver.at(path)).map(({ sequence, what }) => ({ sequence, what }))).toEqual([
+      { sequence: 1, what: 'messages k-1' },
+    ]);
   }, 40_000);
 });

@@ -17,7 +17,7 @@ describe('a slow receiver', () => {
     await stack?.stop();
   });
 
-  it('taking 10 s to answer instance A does not delay instance B, and holds back only A\'s next notification', async () => {
+  it("taking 10 s to answer instance A does not delay instance B, and holds back only A's next notification", async () => {
     const a = await stack.newInstance();
     const b = await stack.newInstance();
     receiver.plan('/a', [{ delayMs: 10_000 }]);

@@ -14,7 +14,10 @@ type Traffic = 'incoming' | 'own' | 'ack';
 /** What a receiver got, one entry per notification: its sequence and what it carried. */
 const carried = (body: any) =>
   body.messages
-    ? { sequence: body.sequence, messages: body.messages.map((m: { id: string; fromMe: boolean }) => `${m.id}${m.fromMe ? ' (own)' : ''}`) }
+    ? {
+        sequence: body.sequence,
+        messages: body.messages.map((m: { id: string; fromMe: boolean }) => `${m.id}${m.fromMe ? ' (own)' : ''}`),
+      }
     : { sequence: body.sequence, ack: body.ack.map((a: { id: string; status: string }) => `${a.id} ${a.status}`) };
 
 describe.each(STORES)('notification kinds, on %s', (_store, onEsdb) => {
@@ -22,7 +25,13 @@ describe.each(STORES)('notification kinds, on %s', (_store, onEsdb) => {
 
   /** Registers `url` with `events` (or none) and returns the set the answer says is in force. */
   const choose = async (instance: Instance, url: string, events?: string): Promise<string[]> =>
-    expectSuccess(await postJson(on.stack.api.apiUrl, '/webhook', { ...instance, webhookUrl: url, ...(events === undefined ? {} : { events }) })).events;
+    expectSuccess(
+      await postJson(on.stack.api.apiUrl, '/webhook', {
+        ...instance,
+        webhookUrl: url,
+        ...(events === undefined ? {} : { events }),
+      }),
+    ).events;
 
   const subscribed = async (events: string, plan?: Plan) => {
     const instance = await on.stack.newInstance();
@@ -48,14 +57,17 @@ describe.each(STORES)('notification kinds, on %s', (_store, onEsdb) => {
     ['messages', ['own', 'ack'], 'incoming', { messages: ['k-3'] }],
     ['ownMessages', ['incoming', 'ack'], 'own', { messages: ['k-3 (own)'] }],
     ['acks', ['incoming', 'own'], 'ack', { ack: ['k-3 delivered'] }],
-  ])('with only %s chosen, the other kinds recorded first are not notified, and that kind is', async (events, others, chosen, expected) => {
-    const { instance, path } = await subscribed(events);
-    await record(instance, others[0], 'k-1');
-    await record(instance, others[1], 'k-2');
-    await record(instance, chosen, 'k-3');
-    // Sequence 1: nothing recorded before it became a notification.
-    expect(await received(path, 1)).toEqual([{ sequence: 1, ...expected }]);
-  });
+  ])(
+    'with only %s chosen, the other kinds recorded first are not notified, and that kind is',
+    async (events, others, chosen, expected) => {
+      const { instance, path } = await subscribed(events);
+      await record(instance, others[0], 'k-1');
+      await record(instance, others[1], 'k-2');
+      await record(instance, chosen, 'k-3');
+      // Sequence 1: nothing recorded before it became a notification.
+      expect(await received(path, 1)).toEqual([{ sequence: 1, ...expected }]);
+    },
+  );
 
   it('with two kinds chosen, both are notified and the third is not', async () => {
     const { instance, path } = await subscribed('acks, ownMessages');
@@ -82,7 +94,9 @@ describe.each(STORES)('notification kinds, on %s', (_store, onEsdb) => {
     await record(instance, 'incoming', 'i-after');
     await until('i-after', () => traffic().length >= 1);
     await sleep(700);
-    expect(traffic().map((r) => carried(r.json))).toEqual([{ sequence: on.receiver.at(path).length, messages: ['i-after'] }]);
+    expect(traffic().map((r) => carried(r.json))).toEqual([
+      { sequence: on.receiver.at(path).length, messages: ['i-after'] },
+    ]);
   });
 
   it('a change of the set applies to traffic recorded after it, and only to that', async () => {

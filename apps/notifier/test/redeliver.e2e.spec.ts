@@ -18,10 +18,14 @@ describe.each(STORES)('redeliver on %s', (_store, onEsdb) => {
   const on = stackOnStore(onEsdb, { RETRY_SCHEDULE });
 
   const settled = (instance: Instance, states: string[]) =>
-    until(`states ${states.join(',')}`, async () => {
-      const all = await allNotifications(on.stack, instance);
-      return JSON.stringify(all.map((n) => n.state)) === JSON.stringify(states) && all;
-    }, 15_000);
+    until(
+      `states ${states.join(',')}`,
+      async () => {
+        const all = await allNotifications(on.stack, instance);
+        return JSON.stringify(all.map((n) => n.state)) === JSON.stringify(states) && all;
+      },
+      15_000,
+    );
 
   it('queues delivered, dead-lettered and cancelled ones again: same webhook-id, sequence and body, signed, to the URL registered now', async () => {
     const { instance, path } = await subscribed(on.stack, on.receiver);
@@ -52,11 +56,20 @@ describe.each(STORES)('redeliver on %s', (_store, onEsdb) => {
     expect((await notificationsPage(on.stack, instance)).lastSequence).toBe(4);
 
     // A range within one notification, and a range with nothing in it, or backwards: nothing queued.
-    expect(expectSuccess(await redeliver(on.stack, instance, { from: 1, to: '1' }))).toEqual({ success: true, queued: 1 });
+    expect(expectSuccess(await redeliver(on.stack, instance, { from: 1, to: '1' }))).toEqual({
+      success: true,
+      queued: 1,
+    });
     await until('the first again', () => on.receiver.at(moved).length === 4);
     expect(on.receiver.at(moved)[3].webhookId).toBe(before[0].webhookId);
-    expect(expectSuccess(await redeliver(on.stack, instance, { from: 5, to: 1004 }))).toEqual({ success: true, queued: 0 });
-    expect(expectSuccess(await redeliver(on.stack, instance, { from: 3, to: 2 }))).toEqual({ success: true, queued: 0 });
+    expect(expectSuccess(await redeliver(on.stack, instance, { from: 5, to: 1004 }))).toEqual({
+      success: true,
+      queued: 0,
+    });
+    expect(expectSuccess(await redeliver(on.stack, instance, { from: 3, to: 2 }))).toEqual({
+      success: true,
+      queued: 0,
+    });
     await sleep(1000);
     expect(on.receiver.at(moved)).toHaveLength(4);
   }, 60_000);
@@ -86,7 +99,15 @@ describe.each(STORES)('redeliver on %s', (_store, onEsdb) => {
     const { instance: live } = await subscribed(on.stack, on.receiver);
     expectFailure(await redeliver(on.stack, live, { from: 1, to: 1001 }), ['0002']);
     expect(expectSuccess(await redeliver(on.stack, live, { from: 1, to: 1000 }))).toEqual({ success: true, queued: 0 });
-    for (const bad of [{}, { from: 0 }, { from: -1 }, { from: 'x' }, { from: 1.5 }, { from: 1, to: 0 }, { from: 1, to: 'y' }]) {
+    for (const bad of [
+      {},
+      { from: 0 },
+      { from: -1 },
+      { from: 'x' },
+      { from: 1.5 },
+      { from: 1, to: 0 },
+      { from: 1, to: 'y' },
+    ]) {
       expectFailure(await redeliver(on.stack, live, bad), [bad.from === undefined ? '0001' : '0002']);
     }
     expectFailure(await redeliver(on.stack, { ...live, token: `${live.token}x` }, { from: 1 }), ['0006']);

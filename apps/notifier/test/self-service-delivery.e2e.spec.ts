@@ -45,8 +45,16 @@ describe.each(STORES)('deleting an instance and resetting its token, for deliver
     expect(on.receiver.at(path)).toHaveLength(1);
 
     // Nothing new reaches the log for it (404, 0005), so nothing new is notified.
-    expectFailure(await ingest(instance, 'messages', { id: 'after-1', chatId: 'c@c.us', time: 1_700_000_000 }), ['0005'], 404);
-    expectFailure(await ingest(instance, 'acks', { id: 'pending-1', chatId: 'c@c.us', status: 'read', time: 1_700_000_001 }), ['0005'], 404);
+    expectFailure(
+      await ingest(instance, 'messages', { id: 'after-1', chatId: 'c@c.us', time: 1_700_000_000 }),
+      ['0005'],
+      404,
+    );
+    expectFailure(
+      await ingest(instance, 'acks', { id: 'pending-1', chatId: 'c@c.us', status: 'read', time: 1_700_000_001 }),
+      ['0005'],
+      404,
+    );
     // Its delivery log is closed with its token (0006).
     expectFailure(await postJson(on.stack.api.apiUrl, '/getWebhookLogs', instance), ['0006']);
 
@@ -55,7 +63,11 @@ describe.each(STORES)('deleting an instance and resetting its token, for deliver
       const found = await streamEvents(`notifications-${instance.instanceid}`);
       return found.some((e) => e.type === 'NotificationCancelled') && found;
     });
-    expect(events.map((e) => e.type)).toEqual(['NotificationCreated', 'DeliveryAttemptFailed', 'NotificationCancelled']);
+    expect(events.map((e) => e.type)).toEqual([
+      'NotificationCreated',
+      'DeliveryAttemptFailed',
+      'NotificationCancelled',
+    ]);
     expect(events[2].data).toMatchObject({ sequence: 1, reason: 'the instance was deleted' });
 
     // Another instance of the same account goes on being notified.
@@ -75,7 +87,10 @@ describe.each(STORES)('deleting an instance and resetting its token, for deliver
     expect(on.receiver.at(path)).toHaveLength(1);
     const events = await streamEvents(`notifications-${instance.instanceid}`);
     expect(events.filter((e) => e.type === 'NotificationDelivered')).toEqual([]);
-    expect(events.at(-1)).toMatchObject({ type: 'NotificationCancelled', data: { reason: 'the instance was deleted' } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'NotificationCancelled',
+      data: { reason: 'the instance was deleted' },
+    });
   });
 
   it('resetting the token changes nothing of delivery: same URL, same signing secret, the sequence goes on', async () => {

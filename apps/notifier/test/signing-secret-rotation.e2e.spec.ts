@@ -20,7 +20,9 @@ describe.each(STORES)('rotateSigningSecret on %s', (_store, onEsdb) => {
   /** Records message `id` and waits for the notification that carries it. */
   const notified = async (instance: Instance, path: string, id: string) => {
     await on.stack.message(instance, { id });
-    return until(`the notification of ${id}`, () => on.receiver.at(path).find((r) => r.json?.messages?.some((m: { id: string }) => m.id === id)));
+    return until(`the notification of ${id}`, () =>
+      on.receiver.at(path).find((r) => r.json?.messages?.some((m: { id: string }) => m.id === id)),
+    );
   };
 
   it('answers a new secret, which getWebhookStatus and listInstances show from then on; the URL and delivery stay', async () => {
@@ -72,8 +74,17 @@ describe.each(STORES)('rotateSigningSecret on %s', (_store, onEsdb) => {
     const instance = await on.stack.newInstance();
     expect((await on.stack.status(instance)).signingSecret).toBeUndefined();
     const rotated = expectSuccess(await rotate(on.stack, instance));
-    expect(rotated).toEqual({ success: true, signingSecret: expect.stringMatching(/^whsec_/), previousValidUntil: null });
-    expect(await on.stack.status(instance)).toMatchObject({ webhookUrl: '', enabled: false, instanceStatus: 'active', signingSecret: rotated.signingSecret });
+    expect(rotated).toEqual({
+      success: true,
+      signingSecret: expect.stringMatching(/^whsec_/),
+      previousValidUntil: null,
+    });
+    expect(await on.stack.status(instance)).toMatchObject({
+      webhookUrl: '',
+      enabled: false,
+      instanceStatus: 'active',
+      signingSecret: rotated.signingSecret,
+    });
 
     const path = freshPath();
     expect((await on.stack.webhook(instance, on.receiver.url(path))).signingSecret).toBe(rotated.signingSecret);
@@ -101,7 +112,9 @@ describe.each(STORES)('rotateSigningSecret on %s', (_store, onEsdb) => {
     expectFailure(await rotate(on.stack, { instanceid: a.instanceid, token: b.token }), ['0006']);
     expectFailure(await rotate(on.stack, { instanceid: 'no-such-instance', token: a.token }), ['0006']);
     expectFailure(await postJson(api, '/rotateSigningSecret', { instanceid: a.instanceid }), ['0001']);
-    expectFailure(await postJson(api, '/rotateSigningSecret', { instanceid: a.instanceid, token: [a.token] }), ['0002']);
+    expectFailure(await postJson(api, '/rotateSigningSecret', { instanceid: a.instanceid, token: [a.token] }), [
+      '0002',
+    ]);
     expect((await on.stack.status(a)).signingSecret).toBe(secret);
 
     const byGet = expectSuccess(await get(api, '/rotateSigningSecret', { ...a }));
@@ -126,7 +139,8 @@ describe.each(STORES)('rotateSigningSecret on %s', (_store, onEsdb) => {
     // was signed before the end too, so it must carry both signatures.
     const soon = await notified(instance, path, 'soon');
     expect(verifiesWith(fresh, soon)).toBe(true);
-    if (soon.arrivedAt < end - 100) expect(signaturesOf(soon)).toEqual([signatureBy(fresh, soon), signatureBy(old, soon)]);
+    if (soon.arrivedAt < end - 100)
+      expect(signaturesOf(soon)).toEqual([signatureBy(fresh, soon), signatureBy(old, soon)]);
 
     await sleep(Math.max(0, end - Date.now()) + 100);
     const later = await notified(instance, path, 'later');

@@ -12,7 +12,11 @@ const SNAPSHOT_EVERY = 10;
 describe.each(STORES)('a notifier started from a snapshot, on %s', (_store, onEsdb) => {
   // One retry, 8 to 12 s after a failure: still pending when the notifier is killed, even on a
   // machine slow enough that the steps before the kill take several seconds.
-  const on = stackOnStore(onEsdb, { RETRY_SCHEDULE: '10', NOTIFIER_SNAPSHOT_EVERY: String(SNAPSHOT_EVERY), NOTIFIER_CHECKPOINT_INTERVAL_MS: '100' });
+  const on = stackOnStore(onEsdb, {
+    RETRY_SCHEDULE: '10',
+    NOTIFIER_SNAPSHOT_EVERY: String(SNAPSHOT_EVERY),
+    NOTIFIER_CHECKPOINT_INTERVAL_MS: '100',
+  });
 
   const snapshots = async () => total(await on.stack.metrics(), 'notifier_snapshots_total');
 
@@ -31,14 +35,22 @@ describe.each(STORES)('a notifier started from a snapshot, on %s', (_store, onEs
     await on.stack.message(b, { id: 'b-1' });
     await on.stack.message(c, { id: 'c-1' });
     await until('b failed once', async () => (await on.stack.logs(b)).length === 1, 10_000, 50);
-    await until('a and c delivered', () => on.receiver.at('/a').flatMap((r) => r.json.messages).length === 3 && on.receiver.at('/c').length === 1, 10_000);
+    await until(
+      'a and c delivered',
+      () => on.receiver.at('/a').flatMap((r) => r.json.messages).length === 3 && on.receiver.at('/c').length === 1,
+      10_000,
+    );
     await on.stack.webhook(c, '');
 
     const before = await snapshots();
     const d = await subscribe('/d');
     for (let k = 1; k <= 2 * SNAPSHOT_EVERY; k++) await on.stack.message(d, { id: `d-${k}` });
     await until('a snapshot after all of that', async () => (await snapshots()) > before, 10_000, 50);
-    await until('d delivered', () => on.receiver.at('/d').flatMap((r) => r.json.messages).length === 2 * SNAPSHOT_EVERY, 10_000);
+    await until(
+      'd delivered',
+      () => on.receiver.at('/d').flatMap((r) => r.json.messages).length === 2 * SNAPSHOT_EVERY,
+      10_000,
+    );
     // Quiet for ten checkpoint intervals: a notifier that went quiet snapshots what it followed last.
     await sleep(1000);
     const sent = on.receiver.requests.length;
@@ -60,7 +72,10 @@ describe.each(STORES)('a notifier started from a snapshot, on %s', (_store, onEs
     await on.stack.message(a, { id: 'a-4' });
     await on.stack.message(c, { id: 'c-2' });
     await until('a-4', () => on.receiver.at('/a').length === aSequences.length + 1, 10_000, 50);
-    expect(on.receiver.at('/a').at(-1)!.json).toMatchObject({ sequence: Math.max(...aSequences) + 1, messages: [{ id: 'a-4' }] });
+    expect(on.receiver.at('/a').at(-1)!.json).toMatchObject({
+      sequence: Math.max(...aSequences) + 1,
+      messages: [{ id: 'a-4' }],
+    });
     await sleep(500);
     expect(on.receiver.at('/c')).toHaveLength(1);
     expect(on.receiver.requests.length).toBe(sent + 2);

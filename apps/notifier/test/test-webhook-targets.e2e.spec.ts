@@ -26,7 +26,12 @@ describe.each(STORES)('testWebhook targets on %s', (_store, onEsdb) => {
       expectFailure(await testWebhook(on.stack, wrong, 'http://example.com/h'), ['0008']);
       expectFailure(await testWebhook(on.stack, instance, on.receiver.url(path)), ['0008']);
       // Stage 3, where the host points: after authentication.
-      const privateTargets = [on.receiver.url(path, '127.0.0.1', 'https'), on.receiver.url(path, 'localhost', 'https'), 'https://10.1.2.3/h', 'https://[::1]/h'];
+      const privateTargets = [
+        on.receiver.url(path, '127.0.0.1', 'https'),
+        on.receiver.url(path, 'localhost', 'https'),
+        'https://10.1.2.3/h',
+        'https://[::1]/h',
+      ];
       for (const url of privateTargets) {
         expectFailure(await testWebhook(on.stack, wrong, url), ['0006']);
         expectFailure(await testWebhook(on.stack, instance, url), ['0008']);
@@ -68,7 +73,10 @@ describe.each(STORES)('testWebhook targets on %s', (_store, onEsdb) => {
     }
     // Control: the same targets are reached when private targets are allowed.
     expect((await tested(on.stack, instance)).delivered).toBe(true);
-    expect(await loggedTest(on.stack, instance, on.receiver.at(path)[0].webhookId)).toMatchObject({ test: true, status: 200 });
+    expect(await loggedTest(on.stack, instance, on.receiver.at(path)[0].webhookId)).toMatchObject({
+      test: true,
+      status: 200,
+    });
   });
 
   it('refuses an expired instance with 0007, with or without a webhookUrl, and sends nothing', async () => {

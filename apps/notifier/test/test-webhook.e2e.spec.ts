@@ -85,7 +85,12 @@ describe.each(STORES)('testWebhook on %s', (_store, onEsdb) => {
     expect(answer).toMatchObject({ success: true, delivered: false, status: 500, error: '' });
     await sleep(1500);
     expect(on.receiver.at(path)).toHaveLength(1);
-    expect(await loggedTest(on.stack, instance, on.receiver.at(path)[0].webhookId)).toMatchObject({ status: 500, sequence: null, test: true, nextAttemptAt: null });
+    expect(await loggedTest(on.stack, instance, on.receiver.at(path)[0].webhookId)).toMatchObject({
+      status: 500,
+      sequence: null,
+      test: true,
+      nextAttemptAt: null,
+    });
     // A failed test changes nothing about delivery.
     expect((await on.stack.status(instance)).enabled).toBe(true);
   });
@@ -99,7 +104,11 @@ describe.each(STORES)('testWebhook on %s', (_store, onEsdb) => {
     expect(took).toBeLessThan(DELIVERY_TIMEOUT_MS + 1500);
     expect(answer).toMatchObject({ delivered: false, status: 0 });
     expect(answer.error).toMatch(/^timeout/);
-    expect(await loggedTest(on.stack, instance, on.receiver.at(path)[0].webhookId)).toMatchObject({ status: 0, error: answer.error, test: true });
+    expect(await loggedTest(on.stack, instance, on.receiver.at(path)[0].webhookId)).toMatchObject({
+      status: 0,
+      error: answer.error,
+      test: true,
+    });
   });
 
   it('answers 0015 without a URL when none is registered and after the on.receiver switched delivery off with 410', async () => {

@@ -12,7 +12,11 @@ const counterDecider: Decider<Add, Added, number> = {
     return [{ type: 'Added', data: { by: data.by } }];
   },
 };
-const counters = aggregate({ decider: counterDecider, streamName: (id) => `counter-${id}`, isEvent: (e): e is Added => e.type === 'Added' });
+const counters = aggregate({
+  decider: counterDecider,
+  streamName: (id) => `counter-${id}`,
+  isEvent: (e): e is Added => e.type === 'Added',
+});
 
 // Two writers on one log: `store` runs the commands under test, `other` gets in their way.
 let store: MemoryEventStore;
@@ -59,14 +63,18 @@ describe('an aggregate bound once', () => {
     const done: number[] = [];
     const beforeAppend = async (events: readonly Added[]) => void done.push(...events.map((e) => e.data.by));
     await counters.handle(store, 'c', { type: 'Add', data: { by: 1, max: 1 } }, { beforeAppend });
-    await expect(counters.handle(store, 'c', { type: 'Add', data: { by: 1, max: 1 } }, { beforeAppend })).rejects.toThrow('over 1');
+    await expect(
+      counters.handle(store, 'c', { type: 'Add', data: { by: 1, max: 1 } }, { beforeAppend }),
+    ).rejects.toThrow('over 1');
     expect(done).toEqual([1]);
     expect(await store.readStream('counter-c')).toHaveLength(1);
   });
 
   it('appends nothing when beforeAppend fails', async () => {
     const failing = () => Promise.reject(new Error('key store down'));
-    await expect(counters.handle(store, 'd', { type: 'Add', data: { by: 1, max: 9 } }, { beforeAppend: failing })).rejects.toThrow('key store down');
+    await expect(
+      counters.handle(store, 'd', { type: 'Add', data: { by: 1, max: 9 } }, { beforeAppend: failing }),
+    ).rejects.toThrow('key store down');
     expect(await store.readStream('counter-d')).toEqual([]);
   });
 });

@@ -18,7 +18,8 @@ export interface CommandScope {
  * against that state (authentication) and the work they gate (a DNS lookup) happen, before the
  * decider is asked; it may throw to refuse, and runs again after a conflict, with the same scope.
  */
-export type CommandInput<Command, State> = Command | ((state: State, scope: CommandScope) => Command | Promise<Command>);
+export type CommandInput<Command, State> =
+  Command | ((state: State, scope: CommandScope) => Command | Promise<Command>);
 
 export interface AggregateOptions<Event, State> extends HandleOptions<State> {
   /** Runs once the decider has accepted the command with events, before they are appended: work
@@ -36,7 +37,12 @@ export interface Aggregate<Command, Event extends DomainEvent, State> {
   /** For reads (`readState`) and for callers of `handleCommand` that decide events themselves. */
   readonly model: StreamModel<Event, State>;
   /** Load, decide with the bound decider, append (handleCommand), on the stream `id` names. */
-  handle(store: EventStore, id: string, input: CommandInput<Command, State>, options?: AggregateOptions<Event, State>): Promise<CommandOutcome<State, Event>>;
+  handle(
+    store: EventStore,
+    id: string,
+    input: CommandInput<Command, State>,
+    options?: AggregateOptions<Event, State>,
+  ): Promise<CommandOutcome<State, Event>>;
 }
 
 /** Binds a decider to its stream: `isEvent` says which stored events are its own, `eventId` how its
@@ -48,7 +54,12 @@ export function aggregate<Command, Event extends DomainEvent, State>(spec: {
   eventId?: (event: Event) => string;
 }): Aggregate<Command, Event, State> {
   const { decider, streamName, isEvent, eventId } = spec;
-  const model: StreamModel<Event, State> = { evolve: decider.evolve, initialState: decider.initialState, isEvent, ...(eventId ? { eventId } : {}) };
+  const model: StreamModel<Event, State> = {
+    evolve: decider.evolve,
+    initialState: decider.initialState,
+    isEvent,
+    ...(eventId ? { eventId } : {}),
+  };
   return {
     decider,
     streamName,
@@ -62,7 +73,10 @@ export function aggregate<Command, Event extends DomainEvent, State>(spec: {
         streamName(id),
         model,
         async (state) => {
-          const command = typeof input === 'function' ? await (input as (s: State, c: CommandScope) => Command | Promise<Command>)(state, scope) : input;
+          const command =
+            typeof input === 'function'
+              ? await (input as (s: State, c: CommandScope) => Command | Promise<Command>)(state, scope)
+              : input;
           const events = decider.decide(command, state);
           if (beforeAppend && events.length > 0) await beforeAppend(events, state);
           return events;

@@ -50,7 +50,9 @@ beforeEach(() => {
 describe('handleCommand', () => {
   it('creates a stream with no_stream and appends later commands at the revision it read', async () => {
     await handleCommand(store, 'counter-1', counter, add(2));
-    const { state, written } = await handleCommand(store, 'counter-1', counter, (current) => [{ type: 'Added', data: { by: current.total } }]);
+    const { state, written } = await handleCommand(store, 'counter-1', counter, (current) => [
+      { type: 'Added', data: { by: current.total } },
+    ]);
     expect(state).toEqual({ total: 4, seen: 2 });
     expect(written?.nextExpectedRevision).toBe(1n);
     expect((await store.readStream('counter-1')).map((e) => e.data)).toEqual([{ by: 2 }, { by: 2 }]);
@@ -63,9 +65,20 @@ describe('handleCommand', () => {
   });
 
   it('skips stored events of types the model does not know instead of folding them', async () => {
-    await other.append('counter-9', [{ id: 'a', type: 'Added', data: { by: 1 } }, { id: 'b', type: 'AddedTwiceV2', data: { twice: 5 } }], 'no_stream');
+    await other.append(
+      'counter-9',
+      [
+        { id: 'a', type: 'Added', data: { by: 1 } },
+        { id: 'b', type: 'AddedTwiceV2', data: { twice: 5 } },
+      ],
+      'no_stream',
+    );
     const last = await store.readLastEvent('counter-9');
-    expect(await readState(store, 'counter-9', counter)).toEqual({ state: { total: 1, seen: 1 }, revision: 1n, position: last?.position });
+    expect(await readState(store, 'counter-9', counter)).toEqual({
+      state: { total: 1, seen: 1 },
+      revision: 1n,
+      position: last?.position,
+    });
     // The next append still goes after the unknown event.
     const { written } = await handleCommand(store, 'counter-9', counter, add(1));
     expect(written?.nextExpectedRevision).toBe(2n);
@@ -127,9 +140,12 @@ describe('handleCommand', () => {
   it('waits out an outage while onUnavailable allows it, and fails at once without it', async () => {
     let failures = 2;
     const flaky = Object.create(store) as EventStore;
-    flaky.append = (...args) => (failures-- > 0 ? Promise.reject(new EventStoreUnavailableError('down')) : store.append(...args));
+    flaky.append = (...args) =>
+      failures-- > 0 ? Promise.reject(new EventStoreUnavailableError('down')) : store.append(...args);
     const seen: number[] = [];
-    const { state } = await handleCommand(flaky, 'counter-6', counter, add(1), { onUnavailable: async (_e, attempt) => void seen.push(attempt) });
+    const { state } = await handleCommand(flaky, 'counter-6', counter, add(1), {
+      onUnavailable: async (_e, attempt) => void seen.push(attempt),
+    });
     expect(seen).toEqual([0, 1]);
     expect(state.total).toBe(1);
     failures = 1;
@@ -163,7 +179,15 @@ describe('handleCommand with a state cache', () => {
     const cache = new StreamStateCache<Total>();
     await handleCommand(spied, 'counter-2', counter, add(1), { cache });
     await handleCommand(spied, 'counter-2', counter, add(1), { cache });
-    await other.append('counter-2', [{ id: 'o1', type: 'Added', data: { by: 100 } }, { id: 'o2', type: 'Unknown', data: {} }, { id: 'o3', type: 'Added', data: { by: 10 } }], 'any');
+    await other.append(
+      'counter-2',
+      [
+        { id: 'o1', type: 'Added', data: { by: 100 } },
+        { id: 'o2', type: 'Unknown', data: {} },
+        { id: 'o3', type: 'Added', data: { by: 10 } },
+      ],
+      'any',
+    );
     const { state } = await handleCommand(spied, 'counter-2', counter, add(1), { cache });
     expect(state).toEqual({ total: 113, seen: 5 });
     // Only the first command (nothing cached) read the stream whole.
@@ -178,7 +202,14 @@ describe('handleCommand with a state cache', () => {
     await handleCommand(store, 'counter-4', counter, add(1), { cache });
     await handleCommand(store, 'counter-4', counter, add(2), { cache });
     await other.deleteStream('counter-4');
-    await other.append('counter-4', [{ id: 'n1', type: 'Added', data: { by: 50 } }, { id: 'n2', type: 'Added', data: { by: 60 } }], 'no_stream');
+    await other.append(
+      'counter-4',
+      [
+        { id: 'n1', type: 'Added', data: { by: 50 } },
+        { id: 'n2', type: 'Added', data: { by: 60 } },
+      ],
+      'no_stream',
+    );
     // The new stream's last revision (1) is the cached one; its history is not.
     const { state } = await handleCommand(store, 'counter-4', counter, add(1), { cache });
     expect(state).toEqual({ total: 111, seen: 3 });
@@ -189,7 +220,11 @@ describe('handleCommand with a state cache', () => {
     const cache = new StreamStateCache<Total>();
     await handleCommand(spied, 'counter-5', counter, add(1), { cache });
     await other.deleteStream('counter-5');
-    await other.append('counter-5', [1, 2, 3].map((by) => ({ id: `n${by}`, type: 'Added', data: { by } })), 'no_stream');
+    await other.append(
+      'counter-5',
+      [1, 2, 3].map((by) => ({ id: `n${by}`, type: 'Added', data: { by } })),
+      'no_stream',
+    );
     const { state } = await handleCommand(spied, 'counter-5', counter, add(4), { cache });
     expect(state).toEqual({ total: 10, seen: 4 });
     expect(fullReads()).toBe(2);
@@ -227,7 +262,14 @@ describe('handleCommand with a state cache', () => {
   });
 
   it('reads the stream whole after a conflict when the trusted state has no position (restored from an older snapshot)', async () => {
-    await other.append('counter-7', [{ id: 'a', type: 'Added', data: { by: 1 } }, { id: 'b', type: 'Added', data: { by: 2 } }], 'no_stream');
+    await other.append(
+      'counter-7',
+      [
+        { id: 'a', type: 'Added', data: { by: 1 } },
+        { id: 'b', type: 'Added', data: { by: 2 } },
+      ],
+      'no_stream',
+    );
     const held = new Map<string, LoadedState<Total>>([['counter-7', { state: { total: 1, seen: 1 }, revision: 0n }]]);
     const trusted: StateCache<Total> = { trusted: true, get: (n) => held.get(n), set: (n, l) => void held.set(n, l) };
     const { store: spied, fullReads } = counting(store);
@@ -253,10 +295,18 @@ describe('commands on one stream in one process', () => {
     try {
       // Each command records the total it saw: with turns, 0, 1, 2, ... 63, and no retry is needed.
       const outcomes = await Promise.all(
-        Array.from({ length: 64 }, () => handleCommand(sqlite, 'counter-hot', counter, (state) => [{ type: 'Added', data: { by: state.seen } }], { conflictRetries: 0 })),
+        Array.from({ length: 64 }, () =>
+          handleCommand(sqlite, 'counter-hot', counter, (state) => [{ type: 'Added', data: { by: state.seen } }], {
+            conflictRetries: 0,
+          }),
+        ),
       );
-      expect(outcomes.map((o) => o.written?.nextExpectedRevision)).toEqual(Array.from({ length: 64 }, (_, i) => BigInt(i)));
-      expect((await sqlite.readStream('counter-hot')).map((e) => (e.data as { by: number }).by)).toEqual(Array.from({ length: 64 }, (_, i) => i));
+      expect(outcomes.map((o) => o.written?.nextExpectedRevision)).toEqual(
+        Array.from({ length: 64 }, (_, i) => BigInt(i)),
+      );
+      expect((await sqlite.readStream('counter-hot')).map((e) => (e.data as { by: number }).by)).toEqual(
+        Array.from({ length: 64 }, (_, i) => i),
+      );
       // Appends submitted while one is being committed share the next commit.
       expect(sqlite.writeStats.commits).toBeLessThan(32);
     } finally {
@@ -289,6 +339,8 @@ describe('commands on one stream in one process', () => {
     ]);
     // Both were recorded once, after the other writer's event.
     expect([a.written?.nextExpectedRevision, b.written?.nextExpectedRevision].sort()).toEqual([2n, 3n]);
-    expect((await store.readStream('counter-2')).map((e) => (e.data as { by: number }).by).sort((x, y) => x - y)).toEqual([1, 2, 3, 100]);
+    expect(
+      (await store.readStream('counter-2')).map((e) => (e.data as { by: number }).by).sort((x, y) => x - y),
+    ).toEqual([1, 2, 3, 100]);
   });
 });

@@ -41,7 +41,11 @@ export interface LoadedState<State> {
 }
 
 /** `state` with the events of `recorded` that the model knows folded in, in order. */
-function foldRecorded<Event extends DomainEvent, State>(model: StreamModel<Event, State>, state: State, recorded: readonly RecordedEvent[]): State {
+function foldRecorded<Event extends DomainEvent, State>(
+  model: StreamModel<Event, State>,
+  state: State,
+  recorded: readonly RecordedEvent[],
+): State {
   for (const { type, data } of recorded) {
     const event = { type, data };
     if (model.isEvent(event)) state = model.evolve(state, event);
@@ -94,7 +98,10 @@ export class StreamStateCache<State = unknown> implements StateCache<State> {
 
 /** A command kept meeting a concurrent change after every retry (the API answers 0012). */
 export class ConflictRetriesExhausted extends Error {
-  constructor(readonly streamName: string, readonly attempts: number) {
+  constructor(
+    readonly streamName: string,
+    readonly attempts: number,
+  ) {
     super(`stream ${streamName} kept changing during ${attempts} attempts`);
     this.name = 'ConflictRetriesExhausted';
   }
@@ -151,13 +158,16 @@ export async function handleCommand<Event extends DomainEvent, State>(
     try {
       // An append-only stream is never read, so its appends cannot conflict: no turns to take.
       if (options.appendOnly) return await appendOnly(store, streamName, model, decide);
-      return await inLane(store, streamName, (lane, release) => attempt(store, streamName, model, decide, options.cache, lane, release));
+      return await inLane(store, streamName, (lane, release) =>
+        attempt(store, streamName, model, decide, options.cache, lane, release),
+      );
     } catch (error) {
       if (error instanceof WrongExpectedRevisionError) {
         conflicts += 1;
         if (conflicts > retries) throw new ConflictRetriesExhausted(streamName, conflicts);
         // A trusted cache is behind now; an untrusted one is checked on the next load anyway.
-        if (options.cache?.trusted) await catchUp(store, streamName, model, options.cache, options.cache.get(streamName));
+        if (options.cache?.trusted)
+          await catchUp(store, streamName, model, options.cache, options.cache.get(streamName));
         // Full jitter on an exponential bound spreads writers (of other processes) that collided.
         await sleep(Math.random() * Math.min(200, 10 * 2 ** conflicts));
         continue;
@@ -246,12 +256,18 @@ async function catchUp<Event extends DomainEvent, State>(
   if (cached?.position === undefined) return reload(store, streamName, model, cache);
   const last = await store.readLastEvent(streamName);
   if (!last || last.revision < cached.revision) return reload(store, streamName, model, cache);
-  if (last.revision === cached.revision) return last.position === cached.position ? cached : reload(store, streamName, model, cache);
+  if (last.revision === cached.revision)
+    return last.position === cached.position ? cached : reload(store, streamName, model, cache);
   // Read from the cached event itself, to check that it is still the one folded in.
   const [from, ...newer] = await store.readStream(streamName, { fromRevision: cached.revision });
-  if (from?.revision !== cached.revision || from.position !== cached.position || newer.length === 0) return reload(store, streamName, model, cache);
+  if (from?.revision !== cached.revision || from.position !== cached.position || newer.length === 0)
+    return reload(store, streamName, model, cache);
   const latest = newer[newer.length - 1];
-  const loaded = { state: foldRecorded(model, cached.state, newer), revision: latest.revision, position: latest.position };
+  const loaded = {
+    state: foldRecorded(model, cached.state, newer),
+    revision: latest.revision,
+    position: latest.position,
+  };
   cache?.set(streamName, loaded);
   return loaded;
 }

@@ -13,14 +13,27 @@ describe('recording inbound traffic', () => {
   let dir: string;
   let store: SqliteEventStore;
   let personal: PersonalData;
-  const message = { id: 'm1', chatId: 'c1', from: '123', fromMe: false, senderName: 'Ann', type: 'chat', body: 'hi', time: 1700000000 };
+  const message = {
+    id: 'm1',
+    chatId: 'c1',
+    from: '123',
+    fromMe: false,
+    senderName: 'Ann',
+    type: 'chat',
+    body: 'hi',
+    time: 1700000000,
+  };
   const now = '2026-01-01T00:00:00.000Z';
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gw-inbound-'));
     store = new SqliteEventStore({ file: join(dir, 'events.sqlite') });
     personal = PersonalData.on(store, new SecretBox(randomBytes(32)));
-    await store.append('instance-i1', [{ id: 'created', type: 'InstanceCreated', data: { instanceId: 'i1' } }], 'no_stream');
+    await store.append(
+      'instance-i1',
+      [{ id: 'created', type: 'InstanceCreated', data: { instanceId: 'i1' } }],
+      'no_stream',
+    );
   });
   afterEach(async () => {
     await store.close();
@@ -32,7 +45,9 @@ describe('recording inbound traffic', () => {
     await recordMessage(store, personal, 'i1', { ...message, body: 'retried' }, now);
     const inbox = await store.readStream('inbox-i1');
     expect(inbox.map((e) => e.type)).toEqual(['MessageReceived']);
-    expect((await personal.openMessage('i1', (inbox[0].data as { message: SealedMessage }).message, null)).body).toBe('hi');
+    expect((await personal.openMessage('i1', (inbox[0].data as { message: SealedMessage }).message, null)).body).toBe(
+      'hi',
+    );
     expect(await store.readStream('instance-i1')).toHaveLength(1);
   });
 
@@ -41,12 +56,18 @@ describe('recording inbound traffic', () => {
     await recordAck(store, personal, 'i1', ack, now);
     await recordAck(store, personal, 'i1', ack, now);
     await recordAck(store, personal, 'i1', { ...ack, status: 'read' }, now);
-    expect((await store.readStream('inbox-i1')).map((e) => (e.data as { ack: { status: string } }).ack.status)).toEqual(['delivered', 'read']);
+    expect((await store.readStream('inbox-i1')).map((e) => (e.data as { ack: { status: string } }).ack.status)).toEqual(
+      ['delivered', 'read'],
+    );
   });
 
   it('refuses traffic for an unknown instance, and for a deleted one', async () => {
     await expect(recordMessage(store, personal, 'nope', message, now)).rejects.toBeInstanceOf(UnknownInstance);
-    await store.append('instance-i1', [{ id: 'deleted', type: 'InstanceDeleted', data: { instanceId: 'i1', deletedAt: now } }], 'any');
+    await store.append(
+      'instance-i1',
+      [{ id: 'deleted', type: 'InstanceDeleted', data: { instanceId: 'i1', deletedAt: now } }],
+      'any',
+    );
     await expect(recordMessage(store, personal, 'i1', message, now)).rejects.toBeInstanceOf(UnknownInstance);
     expect(await store.readStream('inbox-i1')).toEqual([]);
     // No data key is made for an instance that cannot record.

@@ -38,7 +38,13 @@ async function record(store: EventStore, instanceId: string, seal: () => Promise
  * calls it too). Whether it is notified is the notifier's decision, from the instance's state at
  * this point of the log.
  */
-export function recordMessage(store: EventStore, personalData: PersonalData, instanceId: string, message: Message, receivedAt: string): Promise<AppendResult> {
+export function recordMessage(
+  store: EventStore,
+  personalData: PersonalData,
+  instanceId: string,
+  message: Message,
+  receivedAt: string,
+): Promise<AppendResult> {
   return record(store, instanceId, async () => ({
     type: 'RecordMessage',
     data: { instanceId, message: await personalData.sealMessage(instanceId, message, receivedAt), receivedAt },
@@ -46,6 +52,15 @@ export function recordMessage(store: EventStore, personalData: PersonalData, ins
 }
 
 /** Records a delivery event (ack), once per message id and status, its `chatId` sealed (SealedAck). */
-export function recordAck(store: EventStore, personalData: PersonalData, instanceId: string, ack: Ack, receivedAt: string): Promise<AppendResult> {
-  return record(store, instanceId, async () => ({ type: 'RecordAck', data: { instanceId, ack: await personalData.sealAck(instanceId, ack, receivedAt), receivedAt } }));
+export function recordAck(
+  store: EventStore,
+  personalData: PersonalData,
+  instanceId: string,
+  ack: Ack,
+  receivedAt: string,
+): Promise<AppendResult> {
+  return record(store, instanceId, async () => ({
+    type: 'RecordAck',
+    data: { instanceId, ack: await personalData.sealAck(instanceId, ack, receivedAt), receivedAt },
+  }));
 }

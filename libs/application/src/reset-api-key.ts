@@ -17,7 +17,12 @@ export async function resetApiKey(
   conflictRetries: number,
 ): Promise<{ email: string; apikey: string }> {
   const apikey = newSecret('gwk');
-  await accountAggregate.handle(store, identity.accountId(email), { type: 'ResetApiKey', data: { apiKeyHash: hashSecret(apikey), now } }, { conflictRetries });
+  await accountAggregate.handle(
+    store,
+    identity.accountId(email),
+    { type: 'ResetApiKey', data: { apiKeyHash: hashSecret(apikey), now } },
+    { conflictRetries },
+  );
   // The address as the operator gave it, normalized: the store holds it sealed only.
   return { email: normalizeEmail(email), apikey };
 }

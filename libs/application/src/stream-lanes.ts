@@ -58,7 +58,11 @@ const lanes = new WeakMap<EventStore, Map<string, StreamLane>>();
  * Runs `command` in its stream's lane: `command` gets the lane and must call the turn's release
  * once it has submitted its append (or decided nothing); the lane is dropped when idle.
  */
-export async function inLane<T>(store: EventStore, streamName: string, command: (lane: StreamLane, release: () => void) => Promise<T>): Promise<T> {
+export async function inLane<T>(
+  store: EventStore,
+  streamName: string,
+  command: (lane: StreamLane, release: () => void) => Promise<T>,
+): Promise<T> {
   let byStream = lanes.get(store);
   if (!byStream) lanes.set(store, (byStream = new Map()));
   let lane = byStream.get(streamName);

@@ -6,10 +6,18 @@ import { aggregate } from './aggregate';
 import { nameBasedId, newEventId } from './ids';
 
 /** `account-{accountId}`: one account holder, named by the keyed hash of its address. */
-export const accountAggregate = aggregate({ decider: accountDecider, streamName: accountStreamName, isEvent: isAccountEvent });
+export const accountAggregate = aggregate({
+  decider: accountDecider,
+  streamName: accountStreamName,
+  isEvent: isAccountEvent,
+});
 
 /** `instance-{id}`: one instance, its package, expiry and webhook. */
-export const instanceAggregate = aggregate({ decider: instanceDecider, streamName: instanceStreamName, isEvent: isInstanceEvent });
+export const instanceAggregate = aggregate({
+  decider: instanceDecider,
+  streamName: instanceStreamName,
+  isEvent: isInstanceEvent,
+});
 
 /** `notifications-{id}`: an instance's notifications and their attempts. A notification is created
  * once: its creation's id derives from its webhook id, so a creation retried after a crash is
@@ -29,7 +37,12 @@ export const notificationsAggregate = aggregate({
 
 /** `inbox-{id}`: an instance's incoming messages and acks, append-only; its state decides nothing.
  * Each is recorded once: its id derives from the message id (and the ack's status). */
-export const inboxAggregate = aggregate({ decider: inboxDecider, streamName: inboxStreamName, isEvent: isInboxEvent, eventId: (event) => nameBasedId(inboxIdentity(event)) });
+export const inboxAggregate = aggregate({
+  decider: inboxDecider,
+  streamName: inboxStreamName,
+  isEvent: isInboxEvent,
+  eventId: (event) => nameBasedId(inboxIdentity(event)),
+});
 
 // The models alone, for reads (readState) and for handleCommand's callers that decide themselves.
 export const accountStream = accountAggregate.model;

@@ -37,8 +37,15 @@ describe('loadConfig', () => {
     });
 
     it('treats empty-string variables as unset', () => {
-      const config = loadConfig({ API_PORT: '', ACCOUNT_PORT: '', LOG_LEVEL: '', EVENT_STORE: '', NODE_ENV: '' }, temp.cwd);
-      expect(config).toMatchObject({ http: { apiPort: 8081, accountPort: 8080 }, log: { level: 'info' }, mode: 'development' });
+      const config = loadConfig(
+        { API_PORT: '', ACCOUNT_PORT: '', LOG_LEVEL: '', EVENT_STORE: '', NODE_ENV: '' },
+        temp.cwd,
+      );
+      expect(config).toMatchObject({
+        http: { apiPort: 8081, accountPort: 8080 },
+        log: { level: 'info' },
+        mode: 'development',
+      });
       expect(config.store.eventStore).toEqual({ kind: 'embedded', file: join(temp.cwd, 'data', 'events.sqlite') });
     });
   });
@@ -63,7 +70,10 @@ describe('loadConfig', () => {
         log: { level: 'debug' },
         webhooks: { allowHttp: true, allowPrivateTargets: true },
         demoAccount: false,
-        store: { dataDir: join(temp.cwd, 'store'), eventStore: { kind: 'embedded', file: join(temp.cwd, 'store', 'events.sqlite') } },
+        store: {
+          dataDir: join(temp.cwd, 'store'),
+          eventStore: { kind: 'embedded', file: join(temp.cwd, 'store', 'events.sqlite') },
+        },
       });
     });
 
@@ -79,7 +89,13 @@ describe('loadConfig', () => {
     it('reports every bad variable in one ConfigError', () => {
       const error = configErrorOf(() =>
         loadConfig(
-          { API_PORT: 'abc', ACCOUNT_PORT: '70000', LOG_LEVEL: 'loud', ALLOW_HTTP_WEBHOOKS: 'maybe', EVENT_STORE: 'mysql://x' },
+          {
+            API_PORT: 'abc',
+            ACCOUNT_PORT: '70000',
+            LOG_LEVEL: 'loud',
+            ALLOW_HTTP_WEBHOOKS: 'maybe',
+            EVENT_STORE: 'mysql://x',
+          },
           temp.cwd,
         ),
       );
@@ -102,11 +118,17 @@ describe('loadConfig', () => {
 
     it('reads SIGNING_SECRET_OVERLAP_HOURS in hours, decimals allowed, and names a bad value', () => {
       expect(loadConfig({}, temp.cwd).webhooks.signingSecretOverlapHours).toBe(24);
-      expect(loadConfig({ SIGNING_SECRET_OVERLAP_HOURS: '0.0005' }, temp.cwd).webhooks.signingSecretOverlapHours).toBe(0.0005);
+      expect(loadConfig({ SIGNING_SECRET_OVERLAP_HOURS: '0.0005' }, temp.cwd).webhooks.signingSecretOverlapHours).toBe(
+        0.0005,
+      );
       expect(loadConfig({ SIGNING_SECRET_OVERLAP_HOURS: '0' }, temp.cwd).webhooks.signingSecretOverlapHours).toBe(0);
-      expect(loadConfig({ SIGNING_SECRET_OVERLAP_HOURS: '720' }, temp.cwd).webhooks.signingSecretOverlapHours).toBe(720);
+      expect(loadConfig({ SIGNING_SECRET_OVERLAP_HOURS: '720' }, temp.cwd).webhooks.signingSecretOverlapHours).toBe(
+        720,
+      );
       for (const value of ['-1', '720.5', '1e3', 'soon', '.5', '1.', 'Infinity']) {
-        const error = configErrorOf(() => loadConfig({ SIGNING_SECRET_OVERLAP_HOURS: value, API_PORT: 'abc' }, temp.cwd));
+        const error = configErrorOf(() =>
+          loadConfig({ SIGNING_SECRET_OVERLAP_HOURS: value, API_PORT: 'abc' }, temp.cwd),
+        );
         expect(error.problems).toEqual([
           expect.stringMatching(/^API_PORT: /),
           `SIGNING_SECRET_OVERLAP_HOURS: must be a number from 0 to 720, decimals allowed (got "${value}")`,
@@ -116,7 +138,9 @@ describe('loadConfig', () => {
 
     it('reads EXPIRY_NOTICE_HOURS as comma-separated hours, decimals allowed, and names a bad value', () => {
       expect(loadConfig({}, temp.cwd).notifier.expiryNoticeHours).toEqual([72, 24]);
-      expect(loadConfig({ EXPIRY_NOTICE_HOURS: '0.002, 0.001' }, temp.cwd).notifier.expiryNoticeHours).toEqual([0.002, 0.001]);
+      expect(loadConfig({ EXPIRY_NOTICE_HOURS: '0.002, 0.001' }, temp.cwd).notifier.expiryNoticeHours).toEqual([
+        0.002, 0.001,
+      ]);
       expect(loadConfig({ EXPIRY_NOTICE_HOURS: '48' }, temp.cwd).notifier.expiryNoticeHours).toEqual([48]);
       for (const value of ['0', '-1', '24,', 'soon', '1e3', '72;24', '900000']) {
         const error = configErrorOf(() => loadConfig({ EXPIRY_NOTICE_HOURS: value, API_PORT: 'abc' }, temp.cwd));
@@ -148,7 +172,9 @@ describe('loadConfig', () => {
         connectionString: 'esdb://localhost:2113?tls=false',
       });
       expect(loadConfig({ EVENT_STORE: 'esdb+discover://a:2113,b:2113' }, temp.cwd).store.eventStore.kind).toBe('esdb');
-      expect(configErrorOf(() => loadConfig({ EVENT_STORE: 'esdb://' }, temp.cwd)).problems).toEqual([expect.stringMatching(/^EVENT_STORE: /)]);
+      expect(configErrorOf(() => loadConfig({ EVENT_STORE: 'esdb://' }, temp.cwd)).problems).toEqual([
+        expect.stringMatching(/^EVENT_STORE: /),
+      ]);
     });
 
     it('refuses control characters in a string variable', () => {
@@ -159,7 +185,13 @@ describe('loadConfig', () => {
     it('refuses the development switches in production, naming each one', () => {
       const error = configErrorOf(() =>
         loadConfig(
-          { NODE_ENV: 'production', DEMO_ACCOUNT: 'true', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', ALLOW_HTTP_WEBHOOKS: '1', ...PRODUCTION_SECRETS },
+          {
+            NODE_ENV: 'production',
+            DEMO_ACCOUNT: 'true',
+            ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+            ALLOW_HTTP_WEBHOOKS: '1',
+            ...PRODUCTION_SECRETS,
+          },
           temp.cwd,
         ),
       );
@@ -169,26 +201,40 @@ describe('loadConfig', () => {
         'DEMO_ACCOUNT: must not be true in production (it is for local development and tests)',
       ]);
       // Outside production they are allowed.
-      expect(loadConfig({ NODE_ENV: 'test', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', ALLOW_HTTP_WEBHOOKS: 'true' }, temp.cwd).webhooks.allowHttp).toBe(true);
+      expect(
+        loadConfig({ NODE_ENV: 'test', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', ALLOW_HTTP_WEBHOOKS: 'true' }, temp.cwd)
+          .webhooks.allowHttp,
+      ).toBe(true);
     });
 
     it('refuses a short or repetitive INTERNAL_TOKEN in production', () => {
       const weak = ['a'.repeat(16), 'abcdefghijklmnopqrstuvwxyz01234', 'abcdefghijklmnoabcdefghijklmnoabcdefghijklmno'];
       for (const INTERNAL_TOKEN of weak) {
-        const error = configErrorOf(() => loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, INTERNAL_TOKEN }, temp.cwd));
-        expect(error.problems).toEqual(['INTERNAL_TOKEN: must be at least 32 characters with at least 16 different ones in production']);
+        const error = configErrorOf(() =>
+          loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, INTERNAL_TOKEN }, temp.cwd),
+        );
+        expect(error.problems).toEqual([
+          'INTERNAL_TOKEN: must be at least 32 characters with at least 16 different ones in production',
+        ]);
       }
       // 32 characters, 16 of them different: enough.
       const strong = 'abcdefghijklmnop'.repeat(2);
-      expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, INTERNAL_TOKEN: strong }, temp.cwd).secrets.internalToken).toBe(strong);
-      expect(loadConfig({ NODE_ENV: 'test', INTERNAL_TOKEN: 'a'.repeat(16) }, temp.cwd).secrets.internalToken).toBe('a'.repeat(16));
+      expect(
+        loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, INTERNAL_TOKEN: strong }, temp.cwd).secrets
+          .internalToken,
+      ).toBe(strong);
+      expect(loadConfig({ NODE_ENV: 'test', INTERNAL_TOKEN: 'a'.repeat(16) }, temp.cwd).secrets.internalToken).toBe(
+        'a'.repeat(16),
+      );
     });
 
     it('bounds testWebhook calls in flight with TEST_WEBHOOK_CONCURRENCY, 32 unless set', () => {
       expect(loadConfig({}, temp.cwd).webhooks.testConcurrency).toBe(32);
       expect(loadConfig({ TEST_WEBHOOK_CONCURRENCY: '4' }, temp.cwd).webhooks.testConcurrency).toBe(4);
       for (const bad of ['0', '-1', '2.5', 'many', '10001']) {
-        expect(configErrorOf(() => loadConfig({ TEST_WEBHOOK_CONCURRENCY: bad }, temp.cwd)).problems).toEqual([expect.stringMatching(/^TEST_WEBHOOK_CONCURRENCY: /)]);
+        expect(configErrorOf(() => loadConfig({ TEST_WEBHOOK_CONCURRENCY: bad }, temp.cwd)).problems).toEqual([
+          expect.stringMatching(/^TEST_WEBHOOK_CONCURRENCY: /),
+        ]);
       }
     });
 
@@ -196,12 +242,19 @@ describe('loadConfig', () => {
       const zeros = '0'.repeat(64);
       const fifteen = Buffer.from(Array.from({ length: 32 }, (_, i) => i % 15)).toString('base64');
       for (const SECRETS_KEY of [zeros, 'ab'.repeat(32), fifteen]) {
-        const error = configErrorOf(() => loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, SECRETS_KEY }, temp.cwd));
-        expect(error.problems).toEqual(['SECRETS_KEY: must hold at least 16 different byte values in production (32 random bytes)']);
+        const error = configErrorOf(() =>
+          loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, SECRETS_KEY }, temp.cwd),
+        );
+        expect(error.problems).toEqual([
+          'SECRETS_KEY: must hold at least 16 different byte values in production (32 random bytes)',
+        ]);
         expect(error.message).not.toContain(SECRETS_KEY);
       }
       const sixteen = Buffer.from(Array.from({ length: 32 }, (_, i) => i % 16)).toString('base64');
-      expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, SECRETS_KEY: sixteen }, temp.cwd).secrets.secretsKey).toHaveLength(32);
+      expect(
+        loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, SECRETS_KEY: sixteen }, temp.cwd).secrets
+          .secretsKey,
+      ).toHaveLength(32);
       // Outside production the key's form is all that is checked.
       expect(loadConfig({ NODE_ENV: 'test', SECRETS_KEY: zeros }, temp.cwd).secrets.secretsKey).toHaveLength(32);
     });
@@ -215,7 +268,9 @@ describe('loadConfig', () => {
       loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, DATA_DIR: dataDir }, temp.cwd);
       expect(statSync(dataDir).mode & 0o777).toBe(0o700);
       // A folder this process may not change (even root may not chmod /proc's).
-      const error = configErrorOf(() => loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, DATA_DIR: '/proc/self/fd' }, temp.cwd));
+      const error = configErrorOf(() =>
+        loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, DATA_DIR: '/proc/self/fd' }, temp.cwd),
+      );
       expect(error.problems).toEqual([expect.stringMatching(/^DATA_DIR: \/proc\/self\/fd cannot be made private/)]);
     });
 
@@ -229,9 +284,18 @@ describe('loadConfig', () => {
 
     it('tells the dashboard where the instance host is only when PUBLIC_API_URL says so', () => {
       expect(loadConfig({}, temp.cwd).http.publicApiUrl).toBe('');
-      expect(loadConfig({ PUBLIC_API_URL: 'https://api.example.com/' }, temp.cwd).http.publicApiUrl).toBe('https://api.example.com');
-      expect(loadConfig({ PUBLIC_API_URL: 'https://example.com/gateway/api' }, temp.cwd).http.publicApiUrl).toBe('https://example.com/gateway/api');
-      for (const bad of ['api.example.com', 'ftp://api.example.com', 'https://u:p@api.example.com', 'https://api.example.com/?a=1']) {
+      expect(loadConfig({ PUBLIC_API_URL: 'https://api.example.com/' }, temp.cwd).http.publicApiUrl).toBe(
+        'https://api.example.com',
+      );
+      expect(loadConfig({ PUBLIC_API_URL: 'https://example.com/gateway/api' }, temp.cwd).http.publicApiUrl).toBe(
+        'https://example.com/gateway/api',
+      );
+      for (const bad of [
+        'api.example.com',
+        'ftp://api.example.com',
+        'https://u:p@api.example.com',
+        'https://api.example.com/?a=1',
+      ]) {
         expect(configErrorOf(() => loadConfig({ PUBLIC_API_URL: bad }, temp.cwd)).problems).toEqual([
           `PUBLIC_API_URL: must be an absolute http or https URL without credentials, query or fragment (got "${bad}")`,
         ]);
@@ -253,9 +317,16 @@ describe('loadConfig', () => {
         'INTERNAL_TOKEN: is required in production',
         'SECRETS_KEY: is required in production (32 random bytes, base64 or hex)',
       ]);
-      const short = configErrorOf(() => loadConfig({ NODE_ENV: 'production', INTERNAL_TOKEN: PRODUCTION_SECRETS.INTERNAL_TOKEN, SECRETS_KEY: 'c2hvcnQ=' }, temp.cwd));
+      const short = configErrorOf(() =>
+        loadConfig(
+          { NODE_ENV: 'production', INTERNAL_TOKEN: PRODUCTION_SECRETS.INTERNAL_TOKEN, SECRETS_KEY: 'c2hvcnQ=' },
+          temp.cwd,
+        ),
+      );
       expect(short.problems).toEqual(['SECRETS_KEY: must be 32 bytes, given as base64 or 64 hex digits']);
-      expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS }, temp.cwd).secrets.secretsKey).toHaveLength(32);
+      expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS }, temp.cwd).secrets.secretsKey).toHaveLength(
+        32,
+      );
     });
 
     it('makes one development key and internal token in DATA_DIR and reuses them', () => {
@@ -267,5 +338,4 @@ describe('loadConfig', () => {
       expect(first.secrets.internalToken.length).toBeGreaterThanOrEqual(32);
     });
   });
-
 });

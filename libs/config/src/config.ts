@@ -37,7 +37,16 @@ export interface AppConfig {
 
 /** The sections a component may be given (everything but the process-wide switches). */
 export type ConfigSectionName = Exclude<keyof AppConfig, 'mode' | 'demoAccount'>;
-export const CONFIG_SECTIONS: readonly ConfigSectionName[] = ['http', 'store', 'webhooks', 'notifier', 'rateLimits', 'secrets', 'packages', 'log'];
+export const CONFIG_SECTIONS: readonly ConfigSectionName[] = [
+  'http',
+  'store',
+  'webhooks',
+  'notifier',
+  'rateLimits',
+  'secrets',
+  'packages',
+  'log',
+];
 
 /** Every problem with the environment, named by variable, in one error. */
 export class ConfigError extends Error {
@@ -78,7 +87,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     rateLimits: readRateLimits(read),
     secrets: { internalToken: '', secretsKey: Buffer.alloc(0) },
     packages: readPackages(read, resolve(cwd, read.string('PACKAGES_FILE', DEFAULT_PACKAGES_FILE))),
-    log: { level: read.oneOf('LOG_LEVEL', mode === 'test' ? 'warn' : 'info', ['debug', 'info', 'warn', 'error'] as const) },
+    log: {
+      level: read.oneOf('LOG_LEVEL', mode === 'test' ? 'warn' : 'info', ['debug', 'info', 'warn', 'error'] as const),
+    },
   };
   // Development secrets are written into DATA_DIR only for a configuration that is otherwise good.
   if (read.problems.length === 0) config.secrets = readSecrets(read, mode === 'production', store.dataDir);

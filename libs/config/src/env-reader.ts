@@ -51,7 +51,9 @@ export class EnvReader {
     if (raw === undefined || raw === '') return fallback;
     const parts = raw.split(',').map((part) => part.trim());
     if (parts.some((part) => !DECIMAL.test(part) || Number(part) <= 0 || Number(part) > max)) {
-      this.problems.push(`${name}: must be comma-separated ${unit}, each above 0 and at most ${max}, decimals allowed (got "${raw}")`);
+      this.problems.push(
+        `${name}: must be comma-separated ${unit}, each above 0 and at most ${max}, decimals allowed (got "${raw}")`,
+      );
       return fallback;
     }
     return [...new Set(parts.map(Number))];

@@ -6,7 +6,13 @@ describe('loadConfig: PACKAGES_FILE', () => {
   const temp = useTempCwd();
 
   it('loads a custom valid catalogue given as an absolute path', () => {
-    const file = temp.writeCatalogue('packages.json', JSON.stringify([{ packageid: 'weekly', durationDays: 7 }, { packageid: 'pro.2y', durationDays: 730 }]));
+    const file = temp.writeCatalogue(
+      'packages.json',
+      JSON.stringify([
+        { packageid: 'weekly', durationDays: 7 },
+        { packageid: 'pro.2y', durationDays: 730 },
+      ]),
+    );
     const config = loadConfig({ PACKAGES_FILE: file }, temp.cwd);
     expect(config.packages.file).toBe(file);
     expect(config.packages.catalogue).toEqual([
@@ -57,7 +63,9 @@ describe('loadConfig: PACKAGES_FILE', () => {
   });
 
   it('reports a catalogue problem together with other bad variables', () => {
-    const error = configErrorOf(() => loadConfig({ PACKAGES_FILE: join(temp.cwd, 'missing.json'), API_PORT: 'abc' }, temp.cwd));
+    const error = configErrorOf(() =>
+      loadConfig({ PACKAGES_FILE: join(temp.cwd, 'missing.json'), API_PORT: 'abc' }, temp.cwd),
+    );
     expect(error.problems).toHaveLength(2);
     expect(error.problems.some((p) => p.startsWith('PACKAGES_FILE:'))).toBe(true);
     expect(error.problems.some((p) => p.startsWith('API_PORT:'))).toBe(true);

@@ -20,16 +20,21 @@ const MIN_DISTINCT = 16;
  */
 export function productionProblems(config: Checked, token: string): string[] {
   const problems: string[] = [];
-  const refuse = (name: string) => problems.push(`${name}: must not be true in production (it is for local development and tests)`);
+  const refuse = (name: string) =>
+    problems.push(`${name}: must not be true in production (it is for local development and tests)`);
   if (config.webhooks.allowPrivateTargets) refuse('ALLOW_PRIVATE_WEBHOOK_TARGETS');
   if (config.webhooks.allowHttp) refuse('ALLOW_HTTP_WEBHOOKS');
   if (config.demoAccount) refuse('DEMO_ACCOUNT');
   if (token !== '' && (token.length < 32 || new Set(token).size < MIN_DISTINCT)) {
-    problems.push(`INTERNAL_TOKEN: must be at least 32 characters with at least ${MIN_DISTINCT} different ones in production`);
+    problems.push(
+      `INTERNAL_TOKEN: must be at least 32 characters with at least ${MIN_DISTINCT} different ones in production`,
+    );
   }
   const key = config.secrets.secretsKey;
   if (key.length === 32 && new Set(key).size < MIN_DISTINCT) {
-    problems.push(`SECRETS_KEY: must hold at least ${MIN_DISTINCT} different byte values in production (32 random bytes)`);
+    problems.push(
+      `SECRETS_KEY: must hold at least ${MIN_DISTINCT} different byte values in production (32 random bytes)`,
+    );
   }
   const dataDir = privateDataDirProblem(config.store.dataDir);
   if (dataDir) problems.push(dataDir);
@@ -46,7 +51,8 @@ function privateDataDirProblem(dataDir: string): string | null {
   if (!existsSync(dataDir)) return null;
   try {
     chmodSync(dataDir, 0o700);
-    if ((statSync(dataDir).mode & 0o077) !== 0) return `DATA_DIR: ${dataDir} stays readable by other users after chmod 0700`;
+    if ((statSync(dataDir).mode & 0o077) !== 0)
+      return `DATA_DIR: ${dataDir} stays readable by other users after chmod 0700`;
     return null;
   } catch (error) {
     const code = (error as { code?: string }).code ?? 'unknown error';

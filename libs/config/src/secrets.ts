@@ -9,7 +9,10 @@ import type { SecretsConfig } from './sections';
  * into DATA_DIR, so that every process sharing the data dir (API, notifier, simulator) uses the same.
  */
 export function readSecrets(read: EnvReader, production: boolean, dataDir: string): SecretsConfig {
-  return { internalToken: readInternalToken(read, production, dataDir), secretsKey: readSecretsKey(read, production, dataDir) };
+  return {
+    internalToken: readInternalToken(read, production, dataDir),
+    secretsKey: readSecretsKey(read, production, dataDir),
+  };
 }
 
 /** A development secret kept in DATA_DIR (mode 0600), made by the first process that needs it. */
@@ -31,7 +34,8 @@ function developmentSecret(dataDir: string, fileName: string, make: () => string
 function readInternalToken(read: EnvReader, production: boolean, dataDir: string): string {
   const raw = read.env['INTERNAL_TOKEN'];
   if (raw !== undefined && raw !== '') {
-    if (raw.length < 16 || /\s/.test(raw)) read.problems.push('INTERNAL_TOKEN: must be at least 16 characters without spaces');
+    if (raw.length < 16 || /\s/.test(raw))
+      read.problems.push('INTERNAL_TOKEN: must be at least 16 characters without spaces');
     return raw;
   }
   if (production) {
@@ -43,7 +47,12 @@ function readInternalToken(read: EnvReader, production: boolean, dataDir: string
 
 function readSecretsKey(read: EnvReader, production: boolean, dataDir: string): Buffer {
   const raw = read.env['SECRETS_KEY'] ?? '';
-  const text = raw !== '' ? raw : production ? '' : developmentSecret(dataDir, 'secrets.key', () => randomBytes(32).toString('base64'));
+  const text =
+    raw !== ''
+      ? raw
+      : production
+        ? ''
+        : developmentSecret(dataDir, 'secrets.key', () => randomBytes(32).toString('base64'));
   if (text === '') {
     read.problems.push('SECRETS_KEY: is required in production (32 random bytes, base64 or hex)');
     return Buffer.alloc(0);

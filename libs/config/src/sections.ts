@@ -114,10 +114,19 @@ export function readHttp(read: EnvReader): HttpConfig {
     shutdownGraceMs: read.integer('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     publicApiUrl: readPublicApiUrl(read),
   };
-  for (const [name, address] of [['HOST', http.host], ['INTERNAL_HOST', http.internalHost]]) {
-    if (!isIP(address) && !HOST_NAME.test(address)) read.problems.push(`${name}: must be an IP address or a host name (got "${address}")`);
+  for (const [name, address] of [
+    ['HOST', http.host],
+    ['INTERNAL_HOST', http.internalHost],
+  ]) {
+    if (!isIP(address) && !HOST_NAME.test(address))
+      read.problems.push(`${name}: must be an IP address or a host name (got "${address}")`);
   }
-  const ports = { ACCOUNT_PORT: http.accountPort, API_PORT: http.apiPort, INTERNAL_PORT: http.internalPort, NOTIFIER_PORT: http.notifierPort };
+  const ports = {
+    ACCOUNT_PORT: http.accountPort,
+    API_PORT: http.apiPort,
+    INTERNAL_PORT: http.internalPort,
+    NOTIFIER_PORT: http.notifierPort,
+  };
   const seen = new Map<number, string>();
   for (const [name, port] of Object.entries(ports)) {
     const other = seen.get(port);
@@ -132,7 +141,9 @@ function readPublicApiUrl(read: EnvReader): string {
   if (raw === '') return '';
   const url = URL.canParse(raw) ? new URL(raw) : undefined;
   if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash) {
-    read.problems.push(`PUBLIC_API_URL: must be an absolute http or https URL without credentials, query or fragment (got "${raw}")`);
+    read.problems.push(
+      `PUBLIC_API_URL: must be an absolute http or https URL without credentials, query or fragment (got "${raw}")`,
+    );
     return '';
   }
   // The page appends operation names (`/webhook`) to it.
@@ -180,7 +191,9 @@ function readSchedule(read: EnvReader): number[] {
   if (raw === undefined || raw === '') return DEFAULT_RETRY_SCHEDULE;
   const delays = raw.split(',').map((part) => Number(part.trim()));
   if (delays.some((d) => !Number.isFinite(d) || d <= 0 || d > 7 * 24 * 3600) || raw.trim() === '') {
-    read.problems.push(`RETRY_SCHEDULE: must be comma-separated seconds, each above 0 and at most a week (got "${raw}")`);
+    read.problems.push(
+      `RETRY_SCHEDULE: must be comma-separated seconds, each above 0 and at most a week (got "${raw}")`,
+    );
     return DEFAULT_RETRY_SCHEDULE;
   }
   return delays;
@@ -216,7 +229,8 @@ export const RATE_LIMIT_VARIABLES = {
 } as const satisfies Record<keyof RateLimitsConfig, { name: string; fallback: number; max: number }>;
 
 export function readRateLimits(read: EnvReader): RateLimitsConfig {
-  const limit = ({ name, fallback, max }: { name: string; fallback: number; max: number }) => read.integer(name, fallback, 0, max);
+  const limit = ({ name, fallback, max }: { name: string; fallback: number; max: number }) =>
+    read.integer(name, fallback, 0, max);
   return {
     accountPerMinute: limit(RATE_LIMIT_VARIABLES.accountPerMinute),
     instancePerMinute: limit(RATE_LIMIT_VARIABLES.instancePerMinute),

@@ -23,6 +23,10 @@ export class Refusal extends Error {
 
   /** A request over a rate limit (0010), to be retried after `retryAfterSeconds`. */
   static rateLimited(retryAfterSeconds: number): Refusal {
-    return new Refusal([{ code: Codes.TooManyRequests, message: `too many requests; retry after ${retryAfterSeconds} s` }], 'rate-limit', retryAfterSeconds);
+    return new Refusal(
+      [{ code: Codes.TooManyRequests, message: `too many requests; retry after ${retryAfterSeconds} s` }],
+      'rate-limit',
+      retryAfterSeconds,
+    );
   }
 }

@@ -29,18 +29,34 @@ export type ChainVerdict = { ok: true } | { ok: false; revision: bigint; reason:
 
 /** The one-shot `crypto.hash` (Node 20.12 on) costs half of a Hash object; on the write path. */
 const sha256hex: (text: string) => string =
-  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text).digest('hex');
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'hex')
+    : (text) => crypto.createHash('sha256').update(text).digest('hex');
 
 /** The hash chaining `event` to the previous event of its stream, whose chain is `prev`. */
 export function chainHash(prev: string, event: ChainedEvent): string {
-  return chainHashOfJson(prev, event.streamName, event.id, event.type, JSON.stringify(event.data) ?? 'null', JSON.stringify(withoutChain(event.metadata)));
+  return chainHashOfJson(
+    prev,
+    event.streamName,
+    event.id,
+    event.type,
+    JSON.stringify(event.data) ?? 'null',
+    JSON.stringify(withoutChain(event.metadata)),
+  );
 }
 
 /**
  * The same hash from the JSON texts an adapter stores, so that the write path serialises data and
  * metadata once. The concatenation is what JSON.stringify gives for the array of chainHash.
  */
-export function chainHashOfJson(prev: string, streamName: string, id: string, type: string, dataJson: string, metadataJson: string): string {
+export function chainHashOfJson(
+  prev: string,
+  streamName: string,
+  id: string,
+  type: string,
+  dataJson: string,
+  metadataJson: string,
+): string {
   const content = `[${JSON.stringify(streamName)},${JSON.stringify(id)},${JSON.stringify(type)},${dataJson},${metadataJson}]`;
   return sha256hex(`${prev}\n${content}`);
 }
@@ -78,11 +94,14 @@ export function verifyStreamChain(events: readonly RecordedEvent[]): ChainVerdic
     const fail = (reason: string): ChainVerdict => ({ ok: false, revision: event.revision, reason });
     const unreadable = unreadableReason(event);
     if (unreadable) return fail(unreadable);
-    if (i > 0 && event.revision !== events[i - 1].revision + 1n) return fail(`its revision does not follow revision ${events[i - 1].revision}`);
+    if (i > 0 && event.revision !== events[i - 1].revision + 1n)
+      return fail(`its revision does not follow revision ${events[i - 1].revision}`);
     const stored = storedChain(event);
     if (stored === undefined) return fail('it carries no hash chain');
     if (stored !== chainHash(prev, event)) {
-      return fail('its stored content does not match its hash (it was altered, or an event before it was removed or moved)');
+      return fail(
+        'its stored content does not match its hash (it was altered, or an event before it was removed or moved)',
+      );
     }
     prev = stored;
   }

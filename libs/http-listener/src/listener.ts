@@ -57,7 +57,11 @@ export function startListener(spec: ListenerSpec, logger: Logger): Promise<Liste
     server.keepAliveTimeout = KEEP_ALIVE_MS;
     server.on('clientError', (error: Error, socket: Duplex) => answerClientError(spec.routes, error, socket));
     server.on('connect', (req: IncomingMessage, socket: Duplex) =>
-      answerClientError(spec.routes, Object.assign(new Error('CONNECT'), { code: 'HPE_CONNECT', rawPacket: Buffer.from(`CONNECT ${req.url}`) }), socket),
+      answerClientError(
+        spec.routes,
+        Object.assign(new Error('CONNECT'), { code: 'HPE_CONNECT', rawPacket: Buffer.from(`CONNECT ${req.url}`) }),
+        socket,
+      ),
     );
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(error.code === 'EADDRINUSE' || error.code === 'EACCES' ? new PortUnavailable(spec, error.code) : error),
@@ -88,7 +92,11 @@ export async function closeListeners(listeners: Listener[], graceMs: number): Pr
 }
 
 /** Bad framing, oversized headers, a timeout or CONNECT still get the contract's envelope. */
-function answerClientError(routes: RouteTable, error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+function answerClientError(
+  routes: RouteTable,
+  error: Error & { code?: string; rawPacket?: Buffer },
+  socket: Duplex,
+): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -96,7 +104,11 @@ function answerClientError(routes: RouteTable, error: Error & { code?: string; r
   const code = error.code ?? '';
   const [status, reason, violation]: [number, string, Violation] =
     code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', { code: Codes.UnreadableBody, message: 'the request headers are too large' }]
+      ? [
+          431,
+          'Request Header Fields Too Large',
+          { code: Codes.UnreadableBody, message: 'the request headers are too large' },
+        ]
       : code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', { code: Codes.UnreadableBody, message: 'the request was not received in time' }]
         : code === 'HPE_INVALID_METHOD' || code === 'HPE_CONNECT'

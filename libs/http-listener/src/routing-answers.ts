@@ -16,8 +16,13 @@ export interface FailureAnswer {
  * echoed: a client may have put a secret in it by mistake.
  */
 export function routingFailure(route: Exclude<RouteDecision, { kind: 'operation' }>, method: string): FailureAnswer {
-  if (route.kind === 'not-found') return { status: 404, violations: [{ code: Codes.UnknownOperation, message: 'unknown operation' }] };
-  return { status: 405, violations: [{ code: Codes.UnknownOperation, message: `this operation does not take ${method}` }], headers: { allow: route.allow } };
+  if (route.kind === 'not-found')
+    return { status: 404, violations: [{ code: Codes.UnknownOperation, message: 'unknown operation' }] };
+  return {
+    status: 405,
+    violations: [{ code: Codes.UnknownOperation, message: `this operation does not take ${method}` }],
+    headers: { allow: route.allow },
+  };
 }
 
 /** Sends a failure answer with the contract's envelope. */

@@ -11,13 +11,17 @@ export type RouteDecision =
 function matches(pattern: string, path: string): boolean {
   const want = pattern.split('/');
   const got = path.split('/');
-  return want.length === got.length && want.every((segment, i) => (segment.startsWith(':') ? got[i] !== '' : segment === got[i]));
+  return (
+    want.length === got.length &&
+    want.every((segment, i) => (segment.startsWith(':') ? got[i] !== '' : segment === got[i]))
+  );
 }
 
 /** Routes one request by path, then method. */
 export function routeIn(routes: RouteTable, method: string, path: string): RouteDecision {
   // Most paths are literal routes: one lookup; patterns with `:name` segments are tried after.
-  const pattern = Object.hasOwn(routes, path) && !path.includes('/:') ? path : Object.keys(routes).find((p) => matches(p, path));
+  const pattern =
+    Object.hasOwn(routes, path) && !path.includes('/:') ? path : Object.keys(routes).find((p) => matches(p, path));
   if (!pattern) return { kind: 'not-found' };
   const methods = routes[pattern];
   if (!methods.includes(method)) return { kind: 'method-not-allowed', allow: methods.join(', ') };

@@ -39,9 +39,19 @@ describe('droppingLineWriter', () => {
     state.room = Infinity;
     writer('{"kept":3}\n');
     writer('{"kept":4}\n');
-    const records = state.text.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const records = state.text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(records).toEqual([
-      { time: at.toISOString(), level: 'warn', msg: 'log lines were lost: the log could not be written', dropped: 2, since: at.toISOString(), error: 'ENOSPC' },
+      {
+        time: at.toISOString(),
+        level: 'warn',
+        msg: 'log lines were lost: the log could not be written',
+        dropped: 2,
+        since: at.toISOString(),
+        error: 'ENOSPC',
+      },
       { kept: 3 },
       { kept: 4 },
     ]);
@@ -63,7 +73,10 @@ describe('droppingLineWriter', () => {
   });
 
   it('counts a write that makes no progress as a failure instead of looping', () => {
-    const writer = droppingLineWriter(() => 0, () => at);
+    const writer = droppingLineWriter(
+      () => 0,
+      () => at,
+    );
     expect(() => writer('{"a":1}\n')).not.toThrow();
   });
 
@@ -72,7 +85,11 @@ describe('droppingLineWriter', () => {
     const file = join(dir, 'log');
     const fd = openSync(file, 'a');
     try {
-      createLogger('info', { app: 't' }, droppingLineWriter((bytes) => writeSync(fd, bytes))).info('hello');
+      createLogger(
+        'info',
+        { app: 't' },
+        droppingLineWriter((bytes) => writeSync(fd, bytes)),
+      ).info('hello');
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(expect.objectContaining({ app: 't', msg: 'hello' }));
     } finally {
       closeSync(fd);

@@ -10,13 +10,19 @@ export type LineWriter = (line: string) => void;
  * notice saying how many were lost. A line cut short by the failure is ended first, so that every
  * complete line stays one JSON record.
  */
-export function droppingLineWriter(writeBytes: (bytes: Uint8Array) => number, now: () => Date = () => new Date()): LineWriter {
+export function droppingLineWriter(
+  writeBytes: (bytes: Uint8Array) => number,
+  now: () => Date = () => new Date(),
+): LineWriter {
   let dropped = 0;
   let since = '';
   let cause = '';
   let cutShort = false;
   return (line) => {
-    const notice = dropped === 0 ? '' : `${JSON.stringify({ time: now().toISOString(), level: 'warn', msg: 'log lines were lost: the log could not be written', dropped, since, error: cause })}\n`;
+    const notice =
+      dropped === 0
+        ? ''
+        : `${JSON.stringify({ time: now().toISOString(), level: 'warn', msg: 'log lines were lost: the log could not be written', dropped, since, error: cause })}\n`;
     const bytes = Buffer.from(`${cutShort ? '\n' : ''}${notice}${line}`);
     let offset = 0;
     let failure = '';
@@ -52,7 +58,9 @@ let standardOutput: LineWriter | undefined;
  * the process exits. Pipes and terminals keep Node's stream, which waits rather than fails.
  */
 export function stdoutLineWriter(): LineWriter {
-  standardOutput ??= isRegularFile(1) ? droppingLineWriter((bytes) => writeSync(1, bytes)) : (line) => process.stdout.write(line);
+  standardOutput ??= isRegularFile(1)
+    ? droppingLineWriter((bytes) => writeSync(1, bytes))
+    : (line) => process.stdout.write(line);
   return standardOutput;
 }
 

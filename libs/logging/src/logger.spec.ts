@@ -20,7 +20,14 @@ describe('createLogger', () => {
     expect(lines[0].endsWith('\n')).toBe(true);
     expect(lines[0].slice(0, -1)).not.toContain('\n');
     const [record] = records();
-    expect(record).toEqual({ time: expect.any(String), level: 'info', msg: 'instance created', instanceId: 'i1', count: 3, ok: true });
+    expect(record).toEqual({
+      time: expect.any(String),
+      level: 'info',
+      msg: 'instance created',
+      instanceId: 'i1',
+      count: 3,
+      ok: true,
+    });
     expect(new Date(record.time as string).toISOString()).toBe(record.time);
     const t = Date.parse(record.time as string);
     expect(t).toBeGreaterThanOrEqual(before);
@@ -29,7 +36,10 @@ describe('createLogger', () => {
 
   it('writes no e-mail address: not in the message, an interpolated string, a field or an error (docs/api.md 9)', () => {
     const { logger, lines } = capture('debug');
-    logger.info('refused ann@example.com', { who: 'bob@example.com', error: new Error('no account for cy@example.com') });
+    logger.info('refused ann@example.com', {
+      who: 'bob@example.com',
+      error: new Error('no account for cy@example.com'),
+    });
     pinoLoggerOf(logger).info('%s signed in', 'dee@example.com');
     expect(lines.join('')).not.toMatch(/ann@|bob@|cy@|dee@/);
     expect(lines.join('')).toContain(REDACTED);
@@ -98,7 +108,15 @@ describe('createLogger', () => {
       const { logger, records } = capture('info', { app: 'api', requestId: 'parent' });
       logger.child({ requestId: 'r-42', route: '/x' }).info('handled', { status: 200 });
       expect(records()).toEqual([
-        { time: expect.any(String), level: 'info', app: 'api', requestId: 'r-42', route: '/x', msg: 'handled', status: 200 },
+        {
+          time: expect.any(String),
+          level: 'info',
+          app: 'api',
+          requestId: 'r-42',
+          route: '/x',
+          msg: 'handled',
+          status: 200,
+        },
       ]);
     });
 
@@ -212,7 +230,10 @@ describe('createLogger', () => {
     it('serialises an Error nested inside another field', () => {
       const { logger, records } = capture('debug');
       logger.error('failed', { context: { cause: new RangeError('too far') } });
-      expect((records()[0].context as Record<string, unknown>).cause).toMatchObject({ name: 'RangeError', message: 'too far' });
+      expect((records()[0].context as Record<string, unknown>).cause).toMatchObject({
+        name: 'RangeError',
+        message: 'too far',
+      });
     });
 
     it('writes bigint values as strings instead of throwing', () => {
@@ -230,7 +251,7 @@ describe('the pino instance behind createLogger', () => {
     expect(Object.keys(records()[0]).sort()).toEqual(['app', 'level', 'msg', 'time']);
   });
 
-  it('keeps the record\'s own level, time and msg when fields or base fields carry the same names', () => {
+  it("keeps the record's own level, time and msg when fields or base fields carry the same names", () => {
     const { logger, lines, records } = capture('debug', { level: 'base', time: 'base', msg: 'base' });
     logger.child({ msg: 'child', time: 'child' }).warn('real', { level: 'field', time: 'field', msg: 'field' });
     expect(records()[0]).toEqual({ time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), level: 'warn', msg: 'real' });
@@ -253,25 +274,52 @@ describe('the pino instance behind createLogger', () => {
   it('redacts what reaches pino directly, as nestjs-pino writes: fields, bindings and errors', () => {
     const { logger, lines, records } = capture('debug', { app: 'api' });
     const direct = pinoLoggerOf(logger);
-    direct.child({ signingSecret: 'CHILD-DIRECT' }).info({ context: 'Nest', headers: { Authorization: 'Bearer DIRECT-1' } }, 'nest says');
-    direct.error({ context: 'ExceptionHandler', err: Object.assign(new Error('boom'), { code: 'E1', token: 'ON-THE-ERROR' }) });
+    direct
+      .child({ signingSecret: 'CHILD-DIRECT' })
+      .info({ context: 'Nest', headers: { Authorization: 'Bearer DIRECT-1' } }, 'nest says');
+    direct.error({
+      context: 'ExceptionHandler',
+      err: Object.assign(new Error('boom'), { code: 'E1', token: 'ON-THE-ERROR' }),
+    });
     for (const secret of ['CHILD-DIRECT', 'DIRECT-1', 'ON-THE-ERROR']) expect(lines.join('')).not.toContain(secret);
     expect(records()).toEqual([
-      { time: expect.any(String), level: 'info', app: 'api', signingSecret: REDACTED, context: 'Nest', headers: { Authorization: REDACTED }, msg: 'nest says' },
-      { time: expect.any(String), level: 'error', app: 'api', context: 'ExceptionHandler', err: { name: 'Error', message: 'boom', code: 'E1', stack: expect.any(String) }, msg: 'boom' },
+      {
+        time: expect.any(String),
+        level: 'info',
+        app: 'api',
+        signingSecret: REDACTED,
+        context: 'Nest',
+        headers: { Authorization: REDACTED },
+        msg: 'nest says',
+      },
+      {
+        time: expect.any(String),
+        level: 'error',
+        app: 'api',
+        context: 'ExceptionHandler',
+        err: { name: 'Error', message: 'boom', code: 'E1', stack: expect.any(String) },
+        msg: 'boom',
+      },
     ]);
   });
 
   it('redacts the secret fields known by name in an object interpolated into the message', () => {
     const { logger, lines } = capture('debug');
-    pinoLoggerOf(logger).info('request %j', { token: 'INTERPOLATED-1', headers: { authorization: 'INTERPOLATED-2', cookie: 'INTERPOLATED-3' }, path: '/x' });
+    pinoLoggerOf(logger).info('request %j', {
+      token: 'INTERPOLATED-1',
+      headers: { authorization: 'INTERPOLATED-2', cookie: 'INTERPOLATED-3' },
+      path: '/x',
+    });
     for (const secret of ['INTERPOLATED-1', 'INTERPOLATED-2', 'INTERPOLATED-3']) expect(lines[0]).not.toContain(secret);
     expect(lines[0]).toContain('/x');
   });
 
   it('redacts request cookies, which the key pattern does not match', () => {
     const { logger, lines } = capture('debug');
-    logger.info('m', { req: { headers: { cookie: 'session=COOKIE-1' } }, res: { headers: { 'set-cookie': 'session=COOKIE-2' } } });
+    logger.info('m', {
+      req: { headers: { cookie: 'session=COOKIE-1' } },
+      res: { headers: { 'set-cookie': 'session=COOKIE-2' } },
+    });
     expect(lines[0]).not.toContain('COOKIE-1');
     expect(lines[0]).not.toContain('COOKIE-2');
   });

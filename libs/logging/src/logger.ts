@@ -18,7 +18,11 @@ export interface Logger {
  * that cannot be written (stdout is a file on a full disk) is lost, never the process
  * (line-writers.ts).
  */
-export function createLogger(level: LogLevel, base: Record<string, unknown> = {}, write: LineWriter = stdoutLineWriter()): Logger {
+export function createLogger(
+  level: LogLevel,
+  base: Record<string, unknown> = {},
+  write: LineWriter = stdoutLineWriter(),
+): Logger {
   return new PinoBackedLogger(pino(pinoOptions(level), { write }), base);
 }
 
@@ -57,7 +61,10 @@ function pinoOptions(level: LogLevel): LoggerOptions {
     // address either (docs/api.md 9); the fields are seen to by formatters.log.
     hooks: {
       logMethod(args, method) {
-        method.apply(this, args.map((arg) => (typeof arg === 'string' ? redactEmails(arg) : arg)) as Parameters<typeof method>);
+        method.apply(
+          this,
+          args.map((arg) => (typeof arg === 'string' ? redactEmails(arg) : arg)) as Parameters<typeof method>,
+        );
       },
     },
   };

@@ -65,7 +65,12 @@ describe('e-mail addresses never reach a log (docs/api.md 9)', () => {
 
   it('redacts fields named like an address, and addresses inside any string, errors included', () => {
     const error = new Error('no account for ann@example.com');
-    const out = redactFields({ email: 'x', accountEmail: 'y', note: 'from bob@example.org today', nested: [{ error }] }) as Record<string, unknown>;
+    const out = redactFields({
+      email: 'x',
+      accountEmail: 'y',
+      note: 'from bob@example.org today',
+      nested: [{ error }],
+    }) as Record<string, unknown>;
     expect(JSON.stringify(out)).not.toMatch(/ann@|bob@/);
     expect(out).toMatchObject({ email: REDACTED, accountEmail: REDACTED, note: `from ${REDACTED} today` });
     expect(redactEmails('no @ here, nor a@b')).toBe('no @ here, nor a@b');

@@ -36,9 +36,27 @@ export function redactEmails(text: string): string {
  * paths are exact names at fixed depths, the rule is a pattern over key names at any depth.
  */
 export const SECRET_PATHS: readonly string[] = [
-  ...['token', 'apikey', 'apiKey', 'api_key', 'secret', 'signingSecret', 'secretsKey', 'internalToken', 'authorization', 'password', 'signature'],
+  ...[
+    'token',
+    'apikey',
+    'apiKey',
+    'api_key',
+    'secret',
+    'signingSecret',
+    'secretsKey',
+    'internalToken',
+    'authorization',
+    'password',
+    'signature',
+  ],
   'email',
-  ...['headers.authorization', 'headers.cookie', 'req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+  ...[
+    'headers.authorization',
+    'headers.cookie',
+    'req.headers.authorization',
+    'req.headers.cookie',
+    'res.headers["set-cookie"]',
+  ],
 ];
 
 /** This service's secrets carry a recognisable prefix (API keys, instance tokens, signing secrets). */
@@ -99,7 +117,8 @@ export function redactFields(value: unknown, depth = 0): unknown {
   // Past this depth nothing is inspected, so nothing is written either.
   if (depth > 6) return '[TRUNCATED]';
   if (Array.isArray(value)) return value.map((v) => redactFields(v, depth + 1));
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return redactFields((value as { toJSON(): unknown }).toJSON(), depth + 1);
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
+    return redactFields((value as { toJSON(): unknown }).toJSON(), depth + 1);
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     if (SECRET_KEY.test(key) || EMAIL_KEY.test(key)) out[key] = REDACTED;

@@ -17,4 +17,5 @@ export function configModule(config: AppConfig): Promise<DynamicModule> {
 
 /** Injects one section of the configuration (`@InjectConfig('webhooks') webhooks: WebhooksConfig`):
  * a component is given only what it reads. */
-export const InjectConfig = (section: ConfigSectionName): PropertyDecorator & ParameterDecorator => Inject(getConfigToken(section));
+export const InjectConfig = (section: ConfigSectionName): PropertyDecorator & ParameterDecorator =>
+  Inject(getConfigToken(section));

@@ -2,15 +2,13 @@ import { isPublicAddress, nonPublicReason, sourceKey } from './address-policy';
 
 describe('nonPublicReason / isPublicAddress', () => {
   describe('public addresses', () => {
-    it.each([
-      ['8.8.8.8'],
-      ['1.1.1.1'],
-      ['2606:4700:4700::1111'],
-      ['2001:4860:4860::8888'],
-    ])('accepts public unicast %s', (address) => {
-      expect(nonPublicReason(address)).toBeNull();
-      expect(isPublicAddress(address)).toBe(true);
-    });
+    it.each([['8.8.8.8'], ['1.1.1.1'], ['2606:4700:4700::1111'], ['2001:4860:4860::8888']])(
+      'accepts public unicast %s',
+      (address) => {
+        expect(nonPublicReason(address)).toBeNull();
+        expect(isPublicAddress(address)).toBe(true);
+      },
+    );
 
     it('accepts an IPv4-mapped public address (::ffff:8.8.8.8)', () => {
       expect(nonPublicReason('::ffff:8.8.8.8')).toBeNull();
@@ -58,12 +56,18 @@ describe('nonPublicReason / isPublicAddress', () => {
       expect(isPublicAddress(address)).toBe(false);
     });
 
-    it.each([['172.15.255.255'], ['172.32.0.0'], ['100.63.255.255'], ['100.128.0.0'], ['198.17.255.255'], ['198.20.0.0'], ['11.0.0.1'], ['223.255.255.254']])(
-      'accepts %s just outside a refused range',
-      (address) => {
-        expect(isPublicAddress(address)).toBe(true);
-      },
-    );
+    it.each([
+      ['172.15.255.255'],
+      ['172.32.0.0'],
+      ['100.63.255.255'],
+      ['100.128.0.0'],
+      ['198.17.255.255'],
+      ['198.20.0.0'],
+      ['11.0.0.1'],
+      ['223.255.255.254'],
+    ])('accepts %s just outside a refused range', (address) => {
+      expect(isPublicAddress(address)).toBe(true);
+    });
   });
 
   describe('IPv6 special-purpose ranges', () => {
@@ -135,10 +139,13 @@ describe('nonPublicReason / isPublicAddress', () => {
   });
 
   describe('input that is not an IP address', () => {
-    it.each([['example.com'], [''], ['localhost'], ['256.0.0.1'], ['1.2.3'], ['::g'], [' 8.8.8.8']])('refuses %j', (input) => {
-      expect(nonPublicReason(input)).toBe('not an IP address');
-      expect(isPublicAddress(input)).toBe(false);
-    });
+    it.each([['example.com'], [''], ['localhost'], ['256.0.0.1'], ['1.2.3'], ['::g'], [' 8.8.8.8']])(
+      'refuses %j',
+      (input) => {
+        expect(nonPublicReason(input)).toBe('not an IP address');
+        expect(isPublicAddress(input)).toBe(false);
+      },
+    );
   });
 });
 

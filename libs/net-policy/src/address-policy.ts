@@ -99,7 +99,10 @@ export function sourceKey(address: string): string {
   if (words.slice(0, 5).every((w) => w === 0) && words[5] === 0xffff) {
     return `${words[6] >> 8}.${words[6] & 255}.${words[7] >> 8}.${words[7] & 255}`;
   }
-  return `${words.slice(0, 4).map((w) => w.toString(16)).join(':')}::/64`;
+  return `${words
+    .slice(0, 4)
+    .map((w) => w.toString(16))
+    .join(':')}::/64`;
 }
 
 /** The IPv4 address carried by IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::/96), NAT64
@@ -122,7 +125,9 @@ function expandIPv6(address: string): number[] | null {
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted) {
     const parts = dotted[1].split('.').map(Number);
-    text = text.slice(0, -dotted[1].length) + `${((parts[0] << 8) | parts[1]).toString(16)}:${((parts[2] << 8) | parts[3]).toString(16)}`;
+    text =
+      text.slice(0, -dotted[1].length) +
+      `${((parts[0] << 8) | parts[1]).toString(16)}:${((parts[2] << 8) | parts[3]).toString(16)}`;
   }
   const [head, tail] = text.split('::');
   const parse = (s: string) => (s ? s.split(':').map((w) => parseInt(w, 16)) : []);

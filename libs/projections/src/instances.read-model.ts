@@ -1,4 +1,10 @@
-import { evolveInstance, initialInstanceState, type CreatedInstance, type InstanceEvent, type InstanceState } from '@gw/domain-instances';
+import {
+  evolveInstance,
+  initialInstanceState,
+  type CreatedInstance,
+  type InstanceEvent,
+  type InstanceState,
+} from '@gw/domain-instances';
 
 /** One instance as the read models keep it: the domain's own state plus the stream revision applied
  * last. `tokenHash` is there to authenticate queries; it is never part of an answer. A deleted
@@ -36,7 +42,11 @@ export const INSTANCE_ROW_EVENT_TYPES = Object.keys(INSTANCE_TYPES) as ReadonlyA
  * the write side cannot drift apart. An event at or below the row's revision was applied already and
  * leaves the row unchanged, so applying an event twice is harmless.
  */
-export function projectInstance(row: InstanceRow | undefined, event: InstanceEvent, revision: bigint): InstanceRow | undefined {
+export function projectInstance(
+  row: InstanceRow | undefined,
+  event: InstanceEvent,
+  revision: bigint,
+): InstanceRow | undefined {
   if (row && revision <= row.revision) return row;
   if (row?.deletedAt) return { ...row, revision };
   const before: InstanceState = row ? { status: 'created', ...withoutBookkeeping(row) } : initialInstanceState();

@@ -14,7 +14,10 @@ export interface ProjectionTarget {
 
 /** The read models did not reach a position in time; the answer would be stale. */
 export class ReadModelLagError extends Error {
-  constructor(readonly position: bigint, readonly reached: bigint) {
+  constructor(
+    readonly position: bigint,
+    readonly reached: bigint,
+  ) {
     super(`read models at ${reached}, needed ${position}`);
     this.name = 'ReadModelLagError';
   }

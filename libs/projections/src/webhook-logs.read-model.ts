@@ -1,4 +1,9 @@
-import type { DeliveryAttemptFailed, NotificationDelivered, NotificationEvent, TestNotificationAttempted } from '@gw/domain-notifications';
+import type {
+  DeliveryAttemptFailed,
+  NotificationDelivered,
+  NotificationEvent,
+  TestNotificationAttempted,
+} from '@gw/domain-notifications';
 import type { RecordedEvent } from '@gw/event-store';
 
 /** One delivery attempt as getWebhookLogs shows it (docs/api.md 4.8); a test notification's
@@ -25,25 +30,56 @@ export interface WebhookLogsQuery {
 }
 
 /** Delivery outcomes shown by getWebhookLogs. */
-export const DELIVERY_ATTEMPT_TYPES: ReadonlyArray<DeliveryAttemptFailed['type'] | NotificationDelivered['type'] | TestNotificationAttempted['type']> = [
-  'DeliveryAttemptFailed',
-  'NotificationDelivered',
-  'TestNotificationAttempted',
-];
+export const DELIVERY_ATTEMPT_TYPES: ReadonlyArray<
+  DeliveryAttemptFailed['type'] | NotificationDelivered['type'] | TestNotificationAttempted['type']
+> = ['DeliveryAttemptFailed', 'NotificationDelivered', 'TestNotificationAttempted'];
 
 /** The delivery attempt an event records, if it records one. */
 export function deliveryAttemptOf(event: RecordedEvent & NotificationEvent): RecordedDeliveryAttempt | undefined {
   if (event.type === 'DeliveryAttemptFailed') {
     const { instanceId, webhookId, sequence, at, status, error, durationMs, nextAttemptAt } = event.data;
-    return { position: event.position, instanceId, webhookId, sequence, at, status, error, durationMs, nextAttemptAt, test: false };
+    return {
+      position: event.position,
+      instanceId,
+      webhookId,
+      sequence,
+      at,
+      status,
+      error,
+      durationMs,
+      nextAttemptAt,
+      test: false,
+    };
   }
   if (event.type === 'NotificationDelivered') {
     const { instanceId, webhookId, sequence, at, status, durationMs } = event.data;
-    return { position: event.position, instanceId, webhookId, sequence, at, status, error: '', durationMs, nextAttemptAt: null, test: false };
+    return {
+      position: event.position,
+      instanceId,
+      webhookId,
+      sequence,
+      at,
+      status,
+      error: '',
+      durationMs,
+      nextAttemptAt: null,
+      test: false,
+    };
   }
   if (event.type === 'TestNotificationAttempted') {
     const { instanceId, webhookId, at, status, error, durationMs } = event.data;
-    return { position: event.position, instanceId, webhookId, sequence: null, at, status, error, durationMs, nextAttemptAt: null, test: true };
+    return {
+      position: event.position,
+      instanceId,
+      webhookId,
+      sequence: null,
+      at,
+      status,
+      error,
+      durationMs,
+      nextAttemptAt: null,
+      test: true,
+    };
   }
   return undefined;
 }

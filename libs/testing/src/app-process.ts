@@ -137,7 +137,10 @@ export class AppProcess {
     }
     await new Promise<void>((done, fail) => {
       let pending = '';
-      const timer = setTimeout(() => fail(new Error(`${this.app} did not become ready:\n${this.output}`)), this.options.readyTimeoutMs ?? 60_000);
+      const timer = setTimeout(
+        () => fail(new Error(`${this.app} did not become ready:\n${this.output}`)),
+        this.options.readyTimeoutMs ?? 60_000,
+      );
       child.stdout!.on('data', (chunk: Buffer) => {
         const text = chunk.toString();
         this.keep(text);
@@ -170,8 +173,15 @@ export class AppProcess {
     const deadline = Date.now() + timeoutMs;
     const url = `${this.url(this.app === 'api' ? 'instance' : 'notifier')}/healthz`;
     while (Date.now() < deadline) {
-      if (!this.running) throw new Error(`${this.app} exited with ${this.child?.exitCode} before it was ready:\n${this.output}`);
-      if (await fetch(url).then((r) => r.ok, () => false)) return;
+      if (!this.running)
+        throw new Error(`${this.app} exited with ${this.child?.exitCode} before it was ready:\n${this.output}`);
+      if (
+        await fetch(url).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return;
       await sleep(50);
     }
     this.child?.kill('SIGKILL');
@@ -252,20 +262,33 @@ export function runOps(dataDir: string, args: string[], env: Record<string, stri
  * Runs the operator CLI without blocking this process: needed when a server the CLI talks to runs
  * in this process (the EventStoreDB test double), which a synchronous spawn would starve.
  */
-export function runOpsAsync(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<{ status: number; stdout: string; stderr: string }> {
+export function runOpsAsync(
+  dataDir: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [...builtEntryArgs(OPS_MAIN), ...args],
-      { env: { PATH: process.env['PATH'], ...BUILT_ENV, NODE_ENV: 'test', DATA_DIR: dataDir, ...env }, encoding: 'utf8', timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ status: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
+      {
+        env: { PATH: process.env['PATH'], ...BUILT_ENV, NODE_ENV: 'test', DATA_DIR: dataDir, ...env },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+      (error, stdout, stderr) =>
+        resolve({ status: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
 
 /** Creates an account through the operator CLI and returns its credentials. Give it the apps'
  * environment when that sets SECRETS_KEY: an account is found by a hash keyed with it. */
-export function createAccount(dataDir: string, email: string, env: Record<string, string> = {}): { email: string; apikey: string } {
+export function createAccount(
+  dataDir: string,
+  email: string,
+  env: Record<string, string> = {},
+): { email: string; apikey: string } {
   const result = runOps(dataDir, ['accounts', 'create', '--email', email], env);
   if (result.status !== 0) throw new Error(`accounts create failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as { email: string; apikey: string };

@@ -22,9 +22,13 @@ export async function startWithExpiredInstance(webhookUrl = 'https://8.8.8.8/exp
   const offsetMs = 4 * DAY_MS;
   const before = await ApiProcess.start({ dataDir: tempDataDir() });
   const who = createAccount(before.dataDir, 'expiry@example.com');
-  const created = expectSuccess(await get(before.accountUrl, '/newInstance', { email: who.email, token: who.apikey, packageid: 'trial' }));
+  const created = expectSuccess(
+    await get(before.accountUrl, '/newInstance', { email: who.email, token: who.apikey, packageid: 'trial' }),
+  );
   const instance = { instanceid: created.instanceid, token: created.token, expiresAt: created.expiresAt };
-  expectSuccess(await postJson(before.apiUrl, '/webhook', { instanceid: instance.instanceid, token: instance.token, webhookUrl }));
+  expectSuccess(
+    await postJson(before.apiUrl, '/webhook', { instanceid: instance.instanceid, token: instance.token, webhookUrl }),
+  );
   await before.stop();
   const clock = shiftedClock(offsetMs);
   const api = await ApiProcess.start({ dataDir: before.dataDir, env: clock.env });

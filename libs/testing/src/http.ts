@@ -19,7 +19,13 @@ export async function request(url: string, init: RequestInit = {}): Promise<Answ
   } catch {
     json = undefined;
   }
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', headers: response.headers, text, json };
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? '',
+    headers: response.headers,
+    text,
+    json,
+  };
 }
 
 export const get = (base: string, path: string, params: Record<string, string> = {}) =>
@@ -32,7 +38,12 @@ export const postJson = (base: string, path: string, body: unknown, query: Recor
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 
-export const postForm = (base: string, path: string, params: Record<string, string>, query: Record<string, string> = {}) =>
+export const postForm = (
+  base: string,
+  path: string,
+  params: Record<string, string>,
+  query: Record<string, string> = {},
+) =>
   request(`${base}${path}${Object.keys(query).length ? `?${new URLSearchParams(query)}` : ''}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -41,7 +52,12 @@ export const postForm = (base: string, path: string, params: Record<string, stri
 
 /** Asserts the contract's failure envelope with exactly these codes. */
 export function expectFailure(answer: Answer, codes: string[], status = 200): void {
-  expect({ status: answer.status, contentType: answer.contentType, msg: answer.json?.msg, success: answer.json?.success }).toEqual({
+  expect({
+    status: answer.status,
+    contentType: answer.contentType,
+    msg: answer.json?.msg,
+    success: answer.json?.success,
+  }).toEqual({
     status,
     contentType: 'application/json; charset=utf-8',
     msg: codes,
@@ -79,7 +95,8 @@ export function fromAddress(localAddress: string) {
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           const headers = new Headers();
-          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers.set(name, String(value));
+          for (const [name, value] of Object.entries(res.headers))
+            if (value !== undefined) headers.set(name, String(value));
           let json: unknown;
           try {
             json = JSON.parse(text);
@@ -95,8 +112,13 @@ export function fromAddress(localAddress: string) {
     });
   return {
     request: send,
-    get: (base: string, path: string, params: Record<string, string> = {}) => send(`${base}${path}?${new URLSearchParams(params)}`),
+    get: (base: string, path: string, params: Record<string, string> = {}) =>
+      send(`${base}${path}?${new URLSearchParams(params)}`),
     postJson: (base: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
-      send(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }),
+      send(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      }),
   };
 }

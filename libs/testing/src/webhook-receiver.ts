@@ -1,7 +1,13 @@
 // The one webhook receiver of the e2e tests, the reliability suite, the soak and the bench. The
 // bench runs compiled with plain node: it imports this as `@gw/testing/receiver`, without the
 // Jest-only app-process.ts of the index, so this file imports nothing of the workspace.
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 /** Wall-clock milliseconds with sub-millisecond resolution, comparable across processes (the bench
@@ -161,7 +167,18 @@ export class WebhookReceiver<Body = any> {
       this.counts.set(path, nth);
       const webhookId = String(req.headers['webhook-id'] ?? '');
       const json = parseJson(rawBody);
-      const request: ReceivedRequest<Body> = { method: req.method ?? '', path, headers: req.headers, rawBody, json, webhookId, arrivedAt, nth, behaviour: {}, delivered: false };
+      const request: ReceivedRequest<Body> = {
+        method: req.method ?? '',
+        path,
+        headers: req.headers,
+        rawBody,
+        json,
+        webhookId,
+        arrivedAt,
+        nth,
+        behaviour: {},
+        delivered: false,
+      };
       if (this.keep) this.requests.push(request);
       this.onRequest?.(request);
       const behaviour = (request.behaviour = this.choose(request));
@@ -186,7 +203,8 @@ export class WebhookReceiver<Body = any> {
     }
     // Headers set one by one (not writeHead) so that Node adds a Content-Length, or none for a 204.
     res.statusCode = status;
-    for (const [name, value] of Object.entries({ 'content-type': 'text/plain', ...headers })) res.setHeader(name, value);
+    for (const [name, value] of Object.entries({ 'content-type': 'text/plain', ...headers }))
+      res.setHeader(name, value);
     res.end('ok');
   }
 

@@ -29,7 +29,8 @@ export function guardedLookup(allowPrivate: boolean) {
           if (nonPublicReason(address) !== null) return callback(new AddressNotAllowed(NOT_A_PUBLIC_ADDRESS), []);
         }
       }
-      if (list.length === 0) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
+      if (list.length === 0)
+        return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
       if (options.all) return callback(null, list);
       return callback(null, list[0].address, list[0].family);
     });

@@ -26,7 +26,9 @@ describe('parseRetryAfter and describeFailure', () => {
   });
 
   it('names a refused connection and an unresolvable host', () => {
-    expect(describeFailure(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toBe('refused: connection refused');
+    expect(describeFailure(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toBe(
+      'refused: connection refused',
+    );
     expect(describeFailure(Object.assign(new Error('x'), { code: 'ENOTFOUND' }))).toMatch(/^DNS/);
   });
 });

@@ -73,7 +73,12 @@ export class WebhookSender {
     const elapsed = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
     try {
       const response = await this.post(delivery);
-      return { status: response.status, error: '', durationMs: elapsed(), retryAfterSeconds: response.retryAfterSeconds };
+      return {
+        status: response.status,
+        error: '',
+        durationMs: elapsed(),
+        retryAfterSeconds: response.retryAfterSeconds,
+      };
     } catch (error) {
       return { status: 0, error: describeFailure(error), durationMs: elapsed(), retryAfterSeconds: null };
     }
@@ -85,7 +90,12 @@ export class WebhookSender {
     this.httpAgent.destroy();
   }
 
-  private post({ url, webhookId, body, signingSecrets }: Delivery): Promise<{ status: number; retryAfterSeconds: number | null }> {
+  private post({
+    url,
+    webhookId,
+    body,
+    signingSecrets,
+  }: Delivery): Promise<{ status: number; retryAfterSeconds: number | null }> {
     const target = new URL(url);
     const https = target.protocol === 'https:';
     if (!https && !(target.protocol === 'http:' && this.config.allowHttp)) {
@@ -114,7 +124,10 @@ export class WebhookSender {
         res.on('close', () => clearTimeout(drain));
         res.resume();
       });
-      const timer = setTimeout(() => req.destroy(new DeliveryTimeout(this.config.deliveryTimeoutMs)), this.config.deliveryTimeoutMs);
+      const timer = setTimeout(
+        () => req.destroy(new DeliveryTimeout(this.config.deliveryTimeoutMs)),
+        this.config.deliveryTimeoutMs,
+      );
       req.on('error', (error) => {
         clearTimeout(timer);
         reject(error);
@@ -150,7 +163,10 @@ export function describeFailure(error: unknown): string {
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') return 'DNS: the host could not be resolved';
   if (code === 'ETIMEDOUT' || code === 'ECONNABORTED') return 'timeout: connection timed out';
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'unreachable: no route to host';
-  if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|EPROTO|HOSTNAME_MISMATCH|ERR_CERT)/.test(code) || /certificate|SSL|TLS/i.test(message)) {
+  if (
+    /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|EPROTO|HOSTNAME_MISMATCH|ERR_CERT)/.test(code) ||
+    /certificate|SSL|TLS/i.test(message)
+  ) {
     return `TLS: ${code || message}`;
   }
   return `error: ${code || message}`;

@@ -35,7 +35,14 @@ function positive(option: string, value: string | undefined): number {
 }
 
 function parseArgs(argv: string[]) {
-  const options = { quick: false, runs: 1, only: Object.keys(SCENARIOS), profile: false, latencyRate: undefined as number | undefined, capacityRates: undefined as number[] | undefined };
+  const options = {
+    quick: false,
+    runs: 1,
+    only: Object.keys(SCENARIOS),
+    profile: false,
+    latencyRate: undefined as number | undefined,
+    capacityRates: undefined as number[] | undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') options.quick = true;
@@ -43,8 +50,12 @@ function parseArgs(argv: string[]) {
     else if (arg === '--runs') options.runs = Math.max(1, Number(argv[++i]));
     else if (arg === '--only') options.only = argv[++i].split(',').filter((id) => id in SCENARIOS);
     else if (arg === '--latency-rate') options.latencyRate = positive(arg, argv[++i]);
-    else if (arg === '--capacity-rates') options.capacityRates = (argv[++i] ?? '').split(',').map((rate) => positive(arg, rate));
-    else throw new Error(`unknown option ${arg}; use --quick, --runs N, --only a,b,..., --latency-rate N, --capacity-rates N,N or --profile`);
+    else if (arg === '--capacity-rates')
+      options.capacityRates = (argv[++i] ?? '').split(',').map((rate) => positive(arg, rate));
+    else
+      throw new Error(
+        `unknown option ${arg}; use --quick, --runs N, --only a,b,..., --latency-rate N, --capacity-rates N,N or --profile`,
+      );
   }
   return options;
 }
@@ -62,7 +73,10 @@ async function main(): Promise<void> {
       ...(options.capacityRates ? { capacityRates: options.capacityRates } : {}),
     },
     profile: options.profile,
-    log: (message) => process.stderr.write(`[bench ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0).padStart(4)} s] ${message}\n`),
+    log: (message) =>
+      process.stderr.write(
+        `[bench ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0).padStart(4)} s] ${message}\n`,
+      ),
   };
   const runs: ScenarioResult[][] = [];
   const errors: Array<{ run: number; scenario: string; error: string }> = [];
@@ -89,8 +103,12 @@ async function main(): Promise<void> {
   const spreadNote = options.runs > 1 ? `median (min–max) of ${options.runs} runs` : 'one run';
   const loads = runs.map((run) => run.map((s) => `${s.id} ${s.loadAverage}`).join(', '));
   legend.push(`- load average (1 min) as each scenario started, per run: ${loads.join(' | ')}`);
-  process.stdout.write(`\n${table(summary, options.runs)}\n\n${spreadNote}; ratio = measured / baseline\n${legend.join('\n')}\n`);
-  process.stdout.write(`\n${options.quick ? 'quick' : 'full'} run took ${wallSeconds.toFixed(0)} s${errors.length ? `; ${errors.length} scenario(s) FAILED` : ''}\n`);
+  process.stdout.write(
+    `\n${table(summary, options.runs)}\n\n${spreadNote}; ratio = measured / baseline\n${legend.join('\n')}\n`,
+  );
+  process.stdout.write(
+    `\n${options.quick ? 'quick' : 'full'} run took ${wallSeconds.toFixed(0)} s${errors.length ? `; ${errors.length} scenario(s) FAILED` : ''}\n`,
+  );
 
   const report = {
     schema: 1,

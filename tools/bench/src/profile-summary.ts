@@ -29,7 +29,10 @@ function top(map: Map<string, number>, total: number, n: number): string[] {
   return [...map.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, n)
-    .map(([key, us]) => `${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(7)} ms  ${key}`);
+    .map(
+      ([key, us]) =>
+        `${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(7)} ms  ${key}`,
+    );
 }
 
 for (const file of process.argv.slice(2)) {
@@ -59,7 +62,11 @@ for (const file of process.argv.slice(2)) {
     total += us;
   }
   process.stdout.write(`\n${file}: ${(total / 1e6).toFixed(1)} s sampled\n-- by package or project (self time)\n`);
-  process.stdout.write(`${top(byOwner, total, 15).join('\n')}\n-- by function (self time)\n${top(byFunction, total, 25).join('\n')}\n`);
+  process.stdout.write(
+    `${top(byOwner, total, 15).join('\n')}\n-- by function (self time)\n${top(byFunction, total, 25).join('\n')}\n`,
+  );
   const workspace = new Map([...inclusive].filter(([fn]) => / dist\/(apps|libs)\//.test(` ${fn}`)));
-  process.stdout.write(`-- workspace functions (total time, callees included)\n${top(workspace, total, 25).join('\n')}\n`);
+  process.stdout.write(
+    `-- workspace functions (total time, callees included)\n${top(workspace, total, 25).join('\n')}\n`,
+  );
 }

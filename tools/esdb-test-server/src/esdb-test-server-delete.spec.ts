@@ -1,5 +1,15 @@
 // Proves the test server's soft delete against the real @eventstore/db-client 6.2.1.
-import { ANY, BACKWARDS, END, EventStoreDBClient, FORWARDS, NO_STREAM, STREAM_EXISTS, StreamNotFoundError, WrongExpectedVersionError } from '@eventstore/db-client';
+import {
+  ANY,
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  NO_STREAM,
+  STREAM_EXISTS,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+} from '@eventstore/db-client';
 import { randomUUID } from 'node:crypto';
 import type { EsdbTestServer } from './index';
 import { collect, connect, event } from './__fixtures__/esdb-clients';
@@ -19,7 +29,9 @@ describe('esdb test server: deleting streams (soft delete)', () => {
     expect(deleted.position?.commit).toBeGreaterThan(0n);
 
     await expect(collect(client.readStream(stream))).rejects.toBeInstanceOf(StreamNotFoundError);
-    await expect(collect(client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 }))).rejects.toBeInstanceOf(StreamNotFoundError);
+    await expect(
+      collect(client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })),
+    ).rejects.toBeInstanceOf(StreamNotFoundError);
     const all = await collect(client.readAll());
     expect(all.filter((e) => e.event?.streamId === stream).map((e) => e.event?.type)).toEqual(['A', 'B']);
     const [metadata] = await collect(client.readStream(`$$${stream}`));
@@ -31,8 +43,12 @@ describe('esdb test server: deleting streams (soft delete)', () => {
     const stream = `again-${randomUUID()}`;
     await client.appendToStream(stream, [event('Old0', {}), event('Old1', {})]);
     await client.deleteStream(stream);
-    await expect(client.appendToStream(stream, event('X', {}), { expectedRevision: STREAM_EXISTS })).rejects.toBeInstanceOf(WrongExpectedVersionError);
-    await expect(client.appendToStream(stream, event('X', {}), { expectedRevision: 1n })).rejects.toBeInstanceOf(WrongExpectedVersionError);
+    await expect(
+      client.appendToStream(stream, event('X', {}), { expectedRevision: STREAM_EXISTS }),
+    ).rejects.toBeInstanceOf(WrongExpectedVersionError);
+    await expect(client.appendToStream(stream, event('X', {}), { expectedRevision: 1n })).rejects.toBeInstanceOf(
+      WrongExpectedVersionError,
+    );
 
     const recreated = await client.appendToStream(stream, event('New', {}), { expectedRevision: NO_STREAM });
     expect(recreated.nextExpectedRevision).toBe(2n);
@@ -44,7 +60,9 @@ describe('esdb test server: deleting streams (soft delete)', () => {
     expect(metadata.map((e) => e.event?.data)).toEqual([{ $tb: expect.any(Number) }, { $tb: 2 }]);
 
     await client.deleteStream(stream);
-    expect((await client.appendToStream(stream, event('Third', {}), { expectedRevision: ANY })).nextExpectedRevision).toBe(4n);
+    expect(
+      (await client.appendToStream(stream, event('Third', {}), { expectedRevision: ANY })).nextExpectedRevision,
+    ).toBe(4n);
     expect(await types(stream)).toEqual(['Third@4']);
   });
 
@@ -57,7 +75,9 @@ describe('esdb test server: deleting streams (soft delete)', () => {
       expectedVersion: 0n,
       actualVersion: 1n,
     });
-    await expect(client.deleteStream(stream, { expectedRevision: NO_STREAM })).rejects.toBeInstanceOf(WrongExpectedVersionError);
+    await expect(client.deleteStream(stream, { expectedRevision: NO_STREAM })).rejects.toBeInstanceOf(
+      WrongExpectedVersionError,
+    );
     await client.deleteStream(stream, { expectedRevision: 1n });
     expect(await client.deleteStream(`missing-${randomUUID()}`)).toEqual({});
     expect(await client.deleteStream(stream)).toEqual({});

@@ -1,5 +1,15 @@
 // Proves the test server against the real @eventstore/db-client 6.2.1: subscriptions and outages.
-import { END, EventStoreDBClient, START, eventTypeFilter, excludeSystemEvents, streamNameFilter, type AllStreamResolvedEvent, type AllStreamSubscription, type Position } from '@eventstore/db-client';
+import {
+  END,
+  EventStoreDBClient,
+  START,
+  eventTypeFilter,
+  excludeSystemEvents,
+  streamNameFilter,
+  type AllStreamResolvedEvent,
+  type AllStreamSubscription,
+  type Position,
+} from '@eventstore/db-client';
 import { randomUUID } from 'node:crypto';
 import { clientFor, connect, collect, event, until } from './__fixtures__/esdb-clients';
 
@@ -9,7 +19,9 @@ describe('esdb test server: subscribeToAll', () => {
 
   function record(subscription: AllStreamSubscription) {
     const seen: string[] = [];
-    subscription.on('data', (resolved: AllStreamResolvedEvent) => seen.push(`${resolved.event?.streamId}/${resolved.event?.type}`));
+    subscription.on('data', (resolved: AllStreamResolvedEvent) =>
+      seen.push(`${resolved.event?.streamId}/${resolved.event?.type}`),
+    );
     subscription.on('caughtUp', () => seen.push('caughtUp'));
     subscription.on('error', () => undefined);
     return seen;
@@ -38,7 +50,12 @@ describe('esdb test server: subscribeToAll', () => {
     // maxSearchWindow 2 x checkpointInterval 1: a checkpoint after every 2 events considered.
     const subscription = fresh.subscribeToAll({
       fromPosition: START,
-      filter: streamNameFilter({ prefixes: ['wanted-'], maxSearchWindow: 2, checkpointInterval: 1, checkpointReached: (_s, p) => void checkpoints.push(p) }),
+      filter: streamNameFilter({
+        prefixes: ['wanted-'],
+        maxSearchWindow: 2,
+        checkpointInterval: 1,
+        checkpointReached: (_s, p) => void checkpoints.push(p),
+      }),
     });
     const seen = record(subscription);
     await until(() => seen.includes('caughtUp'), 'caughtUp');
@@ -56,7 +73,12 @@ describe('esdb test server: subscribeToAll', () => {
 
   it('subscribes after a position (exclusive) and filters on event types, by prefix or regex', async () => {
     const { client: fresh } = await connect();
-    const first = await fresh.appendToStream('t-1', [event('Keep', {}), event('$system', {}), event('Drop', {}), event('Keep', {})]);
+    const first = await fresh.appendToStream('t-1', [
+      event('Keep', {}),
+      event('$system', {}),
+      event('Drop', {}),
+      event('Keep', {}),
+    ]);
     const all = await collect(fresh.readAll());
 
     const fromPosition = all[0].event!.position!;

@@ -23,7 +23,8 @@ export function parseFilter(options: ReadReq.Options): ServerFilter | ServiceErr
   const filter = options.getFilter();
   if (!options.hasFilter() || !filter) return undefined;
   const expression = filter.getStreamIdentifier() ?? filter.getEventType();
-  if (!expression) return serviceError(status.INVALID_ARGUMENT, 'a filter needs a stream-name or an event-type expression');
+  if (!expression)
+    return serviceError(status.INVALID_ARGUMENT, 'a filter needs a stream-name or an event-type expression');
   const subject = filter.hasStreamIdentifier()
     ? (event: RecordedEvent) => event.streamId
     : (event: RecordedEvent) => event.type;
@@ -37,13 +38,17 @@ export function parseFilter(options: ReadReq.Options): ServerFilter | ServiceErr
     try {
       regex = new RegExp(expression.getRegex());
     } catch (error) {
-      return serviceError(status.INVALID_ARGUMENT, `the filter's regex is not usable here: ${(error as Error).message}`);
+      return serviceError(
+        status.INVALID_ARGUMENT,
+        `the filter's regex is not usable here: ${(error as Error).message}`,
+      );
     }
     test = (value) => regex.test(value);
   }
 
   const multiplier = filter.getCheckpointintervalmultiplier();
-  if (multiplier <= 0) return serviceError(status.INVALID_ARGUMENT, 'the checkpoint interval multiplier must be greater than 0');
+  if (multiplier <= 0)
+    return serviceError(status.INVALID_ARGUMENT, 'the checkpoint interval multiplier must be greater than 0');
   const window = filter.hasMax() && filter.getMax() > 0 ? filter.getMax() : DEFAULT_SEARCH_WINDOW;
   return { matches: (event) => test(subject(event)), checkpointInterval: multiplier * window };
 }

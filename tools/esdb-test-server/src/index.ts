@@ -87,18 +87,29 @@ function createServer(log: InMemoryLog, calls: CallRegistry): Server {
   const server = new Server();
   server.addService(ServerFeaturesService, serverFeaturesHandlers(calls));
   // Tombstone and BatchAppend are left out: grpc-js answers them with UNIMPLEMENTED.
-  server.addService(StreamsService, { read: readHandler(log, calls), append: appendHandler(log, calls), delete: deleteHandler(log, calls) });
+  server.addService(StreamsService, {
+    read: readHandler(log, calls),
+    append: appendHandler(log, calls),
+    delete: deleteHandler(log, calls),
+  });
   return server;
 }
 
 /** A new server listening on host:port (retrying briefly while a previous listener still closes). */
-async function listen(log: InMemoryLog, calls: CallRegistry, host: string, port: number): Promise<{ server: Server; port: number }> {
+async function listen(
+  log: InMemoryLog,
+  calls: CallRegistry,
+  host: string,
+  port: number,
+): Promise<{ server: Server; port: number }> {
   const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   for (let attempt = 0; ; attempt += 1) {
     const server = createServer(log, calls);
     try {
       const bound = await new Promise<number>((resolve, reject) =>
-        server.bindAsync(address, ServerCredentials.createInsecure(), (error, actual) => (error ? reject(error) : resolve(actual))),
+        server.bindAsync(address, ServerCredentials.createInsecure(), (error, actual) =>
+          error ? reject(error) : resolve(actual),
+        ),
       );
       return { server, port: bound };
     } catch (error) {

@@ -40,10 +40,7 @@ export interface ProposedEvent {
 
 /** What the writer expects the stream to look like (EventStoreDB's expected revision). */
 export type ExpectedRevision =
-  | { kind: 'any' }
-  | { kind: 'no_stream' }
-  | { kind: 'stream_exists' }
-  | { kind: 'exact'; revision: number };
+  { kind: 'any' } | { kind: 'no_stream' } | { kind: 'stream_exists' } | { kind: 'exact'; revision: number };
 
 /** -1 stands for "the stream does not exist". */
 export type AppendResult =
@@ -163,7 +160,13 @@ export class InMemoryLog {
   private writeMetadata(streamId: string, truncateBefore: string): AppendResult {
     const metastream = `$$${streamId}`;
     const data = Buffer.from(`{"$tb":${truncateBefore}}`, 'utf8');
-    const record = { id: randomUUID(), type: '$metadata', contentType: 'application/json', data, customMetadata: new Uint8Array() };
+    const record = {
+      id: randomUUID(),
+      type: '$metadata',
+      contentType: 'application/json',
+      data,
+      customMetadata: new Uint8Array(),
+    };
     return this.write(metastream, this.streams.get(metastream) ?? [], [record]);
   }
 
@@ -172,11 +175,18 @@ export class InMemoryLog {
    * already in the stream, in order, is an idempotent retry; a batch that only partly matches is
    * refused (EventStoreDB's "corrupted idempotency" answer is a wrong expected version too).
    */
-  private appendAny(streamId: string, events: RecordedEvent[], from: number, proposed: readonly ProposedEvent[]): AppendResult | undefined {
+  private appendAny(
+    streamId: string,
+    events: RecordedEvent[],
+    from: number,
+    proposed: readonly ProposedEvent[],
+  ): AppendResult | undefined {
     if (proposed.length === 0) return this.write(streamId, events, proposed);
     const first = events.findIndex((event, revision) => revision >= from && event.id === proposed[0].id);
     if (first < 0) return this.write(streamId, events, proposed);
-    return this.matchesAt(events, first, proposed) ? this.alreadyWritten(events, first + proposed.length - 1) : undefined;
+    return this.matchesAt(events, first, proposed)
+      ? this.alreadyWritten(events, first + proposed.length - 1)
+      : undefined;
   }
 
   private matchesAt(events: readonly RecordedEvent[], from: number, proposed: readonly ProposedEvent[]): boolean {
@@ -189,7 +199,8 @@ export class InMemoryLog {
   }
 
   private write(streamId: string, events: RecordedEvent[], proposed: readonly ProposedEvent[]): AppendResult {
-    if (proposed.length === 0) return { kind: 'success', currentRevision: this.currentRevision(streamId), position: undefined };
+    if (proposed.length === 0)
+      return { kind: 'success', currentRevision: this.currentRevision(streamId), position: undefined };
     if (this.truncateBefore.get(streamId) === Infinity) {
       // Recreating a deleted stream: the events before stay hidden, revisions continue.
       this.truncateBefore.set(streamId, events.length);
@@ -197,9 +208,19 @@ export class InMemoryLog {
     }
     const created = BigInt(Date.now()) * 10_000n;
     for (const event of proposed) {
-      const record: RecordedEvent = { ...event, streamId, revision: events.length, created, position: this.nextPosition };
+      const record: RecordedEvent = {
+        ...event,
+        streamId,
+        revision: events.length,
+        created,
+        position: this.nextPosition,
+      };
       this.nextPosition +=
-        RECORD_OVERHEAD + Buffer.byteLength(streamId) + Buffer.byteLength(event.type) + event.data.length + event.customMetadata.length;
+        RECORD_OVERHEAD +
+        Buffer.byteLength(streamId) +
+        Buffer.byteLength(event.type) +
+        event.data.length +
+        event.customMetadata.length;
       events.push(record);
       this.all.push(record);
     }

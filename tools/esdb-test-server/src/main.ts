@@ -28,6 +28,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${JSON.stringify({ msg: 'esdb test server failed', error: String((error as Error)?.message ?? error) })}\n`);
+  process.stderr.write(
+    `${JSON.stringify({ msg: 'esdb test server failed', error: String((error as Error)?.message ?? error) })}\n`,
+  );
   process.exit(1);
 });

@@ -91,7 +91,10 @@ export function streamNotFoundResponse(name: string): ReadResp {
 /** The expected revision of an append's or a delete's options: both messages number the cases alike. */
 const Case = AppendReq.Options.ExpectedStreamRevisionCase;
 
-export function expectedRevisionOf(options: { getExpectedStreamRevisionCase(): number; getRevision(): string }): ExpectedRevision | undefined {
+export function expectedRevisionOf(options: {
+  getExpectedStreamRevisionCase(): number;
+  getRevision(): string;
+}): ExpectedRevision | undefined {
   switch (options.getExpectedStreamRevisionCase()) {
     case Case.ANY:
       return { kind: 'any' };

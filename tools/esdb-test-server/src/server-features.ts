@@ -18,7 +18,9 @@ const SUPPORTED: ReadonlyArray<[service: string, method: string]> = [
   ['event_store.client.streams.Streams', 'Delete'],
 ];
 
-export function serverFeaturesHandlers(calls: CallRegistry): { getSupportedMethods: handleUnaryCall<Empty, SupportedMethods> } {
+export function serverFeaturesHandlers(calls: CallRegistry): {
+  getSupportedMethods: handleUnaryCall<Empty, SupportedMethods>;
+} {
   return {
     getSupportedMethods: (_call, callback) => {
       const refusal = calls.refusal();

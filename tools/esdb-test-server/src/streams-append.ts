@@ -33,16 +33,22 @@ export function appendHandler(log: InMemoryLog, calls: CallRegistry): handleClie
     call.on('data', (request: AppendReq) => {
       if (done) return;
       if (!options) {
-        if (!request.hasOptions()) return finish(serviceError(status.INVALID_ARGUMENT, 'the first AppendReq must carry the options'));
+        if (!request.hasOptions())
+          return finish(serviceError(status.INVALID_ARGUMENT, 'the first AppendReq must carry the options'));
         options = request.getOptions()!;
         return;
       }
       const message = request.getProposedMessage();
-      if (!message) return finish(serviceError(status.INVALID_ARGUMENT, 'every AppendReq after the first must carry a proposed message'));
+      if (!message)
+        return finish(
+          serviceError(status.INVALID_ARGUMENT, 'every AppendReq after the first must carry a proposed message'),
+        );
       const metadata = message.getMetadataMap();
       const type = metadata.get('type');
       const contentType = metadata.get('content-type');
-      const missing = [type === undefined ? 'type' : '', contentType === undefined ? 'content-type' : ''].filter(Boolean);
+      const missing = [type === undefined ? 'type' : '', contentType === undefined ? 'content-type' : ''].filter(
+        Boolean,
+      );
       if (missing.length > 0) {
         return finish(
           serviceError(status.INVALID_ARGUMENT, `Missing required metadata property: ${missing.join(', ')}`, {
@@ -76,7 +82,8 @@ export function appendHandler(log: InMemoryLog, calls: CallRegistry): handleClie
       if (done) return;
       if (!options) return finish(serviceError(status.INVALID_ARGUMENT, 'an append needs its options message'));
       const expected = expectedRevisionOf(options);
-      if (!expected) return finish(serviceError(status.INVALID_ARGUMENT, 'the append options carry no expected revision'));
+      if (!expected)
+        return finish(serviceError(status.INVALID_ARGUMENT, 'the append options carry no expected revision'));
       finish(null, toResponse(log.append(streamName(options.getStreamIdentifier()), expected, proposed)));
     });
     // The client went away (or the connection did): nothing to answer.

@@ -9,7 +9,6 @@ import { serviceError, type CallRegistry } from './calls';
 import type { InMemoryLog } from './log';
 import { expectedRevisionOf, streamName } from './proto';
 
-
 /** The numbers the real server puts in the `expected-version` trailer for the symbolic cases. */
 const EXPECTED_VERSION = { no_stream: '-1', any: '-2', stream_exists: '-4' } as const;
 
@@ -19,7 +18,8 @@ export function deleteHandler(log: InMemoryLog, calls: CallRegistry): handleUnar
     if (refusal) return callback(refusal);
     const options = call.request.getOptions();
     const expected = options && expectedRevisionOf(options);
-    if (!options || !expected) return callback(serviceError(status.INVALID_ARGUMENT, 'a DeleteReq needs its options and an expected revision'));
+    if (!options || !expected)
+      return callback(serviceError(status.INVALID_ARGUMENT, 'a DeleteReq needs its options and an expected revision'));
     const name = streamName(options.getStreamIdentifier());
     const result = log.delete(name, expected);
     if (result.kind === 'wrong_expected_version') {
@@ -29,7 +29,13 @@ export function deleteHandler(log: InMemoryLog, calls: CallRegistry): handleUnar
         'expected-version': expected.kind === 'exact' ? String(expected.revision) : EXPECTED_VERSION[expected.kind],
       };
       if (result.currentRevision >= 0) trailers['actual-version'] = String(result.currentRevision);
-      return callback(serviceError(status.FAILED_PRECONDITION, `Append failed due to WrongExpectedVersion. Stream: ${name}`, trailers));
+      return callback(
+        serviceError(
+          status.FAILED_PRECONDITION,
+          `Append failed due to WrongExpectedVersion. Stream: ${name}`,
+          trailers,
+        ),
+      );
     }
     const response = new DeleteResp();
     if (result.position === undefined) response.setNoPosition(new Empty());

@@ -38,7 +38,12 @@ export function readHandler(log: InMemoryLog, calls: CallRegistry): handleServer
   };
 }
 
-function subscribe(log: InMemoryLog, out: ResponseStream, options: ReadReq.Options, filter: ServerFilter | undefined): void {
+function subscribe(
+  log: InMemoryLog,
+  out: ResponseStream,
+  options: ReadReq.Options,
+  filter: ServerFilter | undefined,
+): void {
   const all = options.getAll();
   if (all) {
     let from: number;
@@ -75,7 +80,12 @@ function subscribe(log: InMemoryLog, out: ResponseStream, options: ReadReq.Optio
   runSubscription(log, out, { source, from });
 }
 
-async function read(log: InMemoryLog, out: ResponseStream, options: ReadReq.Options, filter: ServerFilter | undefined): Promise<void> {
+async function read(
+  log: InMemoryLog,
+  out: ResponseStream,
+  options: ReadReq.Options,
+  filter: ServerFilter | undefined,
+): Promise<void> {
   const count = Math.max(0, Math.min(Number(options.getCount() || '0'), Number.MAX_SAFE_INTEGER));
   const backwards = options.getReadDirection() === Direction.BACKWARDS;
 

@@ -3,7 +3,13 @@
 // here names the address as the operator typed it (normalized), never one read back.
 import { AccountIdentity, eraseAccount, registerAccount, resetApiKey } from '@gw/application';
 import type { AppConfig } from '@gw/config';
-import { AccountAlreadyExists, AccountHasActiveInstances, AccountWasErased, normalizeEmail, NoSuchAccount } from '@gw/domain-accounts';
+import {
+  AccountAlreadyExists,
+  AccountHasActiveInstances,
+  AccountWasErased,
+  normalizeEmail,
+  NoSuchAccount,
+} from '@gw/domain-accounts';
 import type { EventStore } from '@gw/event-store';
 
 /** An account command the operator must be told was refused (exit 1), in words naming the address. */
@@ -12,7 +18,8 @@ export class AccountRefused extends Error {}
 function refusal(error: unknown, email: string): unknown {
   const who = normalizeEmail(email);
   if (error instanceof AccountAlreadyExists) return new AccountRefused(`an account for ${who} already exists`);
-  if (error instanceof AccountWasErased) return new AccountRefused(`the account of ${who} was erased; the address cannot be registered again`);
+  if (error instanceof AccountWasErased)
+    return new AccountRefused(`the account of ${who} was erased; the address cannot be registered again`);
   if (error instanceof NoSuchAccount) return new AccountRefused(`no account for ${who}`);
   if (error instanceof AccountHasActiveInstances) {
     return new AccountRefused(
@@ -30,19 +37,35 @@ async function refusingAs<T>(email: string, work: () => Promise<T>): Promise<T> 
   }
 }
 
-export function createAccount(store: EventStore, config: AppConfig, email: string): Promise<{ email: string; apikey: string }> {
+export function createAccount(
+  store: EventStore,
+  config: AppConfig,
+  email: string,
+): Promise<{ email: string; apikey: string }> {
   const identity = new AccountIdentity(config.secrets.secretsKey);
   return refusingAs(email, () => registerAccount(store, identity, email, new Date().toISOString()));
 }
 
-export function resetAccountKey(store: EventStore, config: AppConfig, email: string): Promise<{ email: string; apikey: string }> {
+export function resetAccountKey(
+  store: EventStore,
+  config: AppConfig,
+  email: string,
+): Promise<{ email: string; apikey: string }> {
   const identity = new AccountIdentity(config.secrets.secretsKey);
-  return refusingAs(email, () => resetApiKey(store, identity, email, new Date().toISOString(), config.store.conflictRetries));
+  return refusingAs(email, () =>
+    resetApiKey(store, identity, email, new Date().toISOString(), config.store.conflictRetries),
+  );
 }
 
 /** Erases the account of `email`: its sealed address becomes unreadable, it can no longer sign in. */
-export async function eraseAccountOf(store: EventStore, config: AppConfig, email: string): Promise<{ email: string; erased: true }> {
+export async function eraseAccountOf(
+  store: EventStore,
+  config: AppConfig,
+  email: string,
+): Promise<{ email: string; erased: true }> {
   const identity = new AccountIdentity(config.secrets.secretsKey);
-  await refusingAs(email, () => eraseAccount(store, identity, email, new Date().toISOString(), config.store.conflictRetries));
+  await refusingAs(email, () =>
+    eraseAccount(store, identity, email, new Date().toISOString(), config.store.conflictRetries),
+  );
   return { email: normalizeEmail(email), erased: true };
 }

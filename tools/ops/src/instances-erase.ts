@@ -20,8 +20,16 @@ export function instanceOption(args: string[]): string {
 }
 
 /** Erases the instance's personal data; prints nothing secret: the instance and the days erased. */
-export async function eraseInstance(store: EventStore, instanceId: string): Promise<{ instance: string; erasedDays: string[] }> {
+export async function eraseInstance(
+  store: EventStore,
+  instanceId: string,
+): Promise<{ instance: string; erasedDays: string[] }> {
   if ((await store.readLastEvent(instanceStreamName(instanceId))) === undefined) throw new NoSuchInstance(instanceId);
-  const erasedDays = await erasePersonalData(store, { instanceId, days: null, reason: 'operator', at: new Date().toISOString() });
+  const erasedDays = await erasePersonalData(store, {
+    instanceId,
+    days: null,
+    reason: 'operator',
+    at: new Date().toISOString(),
+  });
   return { instance: instanceId, erasedDays };
 }

@@ -45,7 +45,9 @@ class UsageError extends Error {}
 
 async function withStore<T>(config: AppConfig, work: (store: EventStore) => Promise<T>): Promise<T> {
   // Events in their current shape, as the apps read and write them (libs/application/src/event-schema).
-  const store = withEventSchemas(openEventStore(config.store.eventStore, { lockTimeoutMs: config.store.lockTimeoutMs }));
+  const store = withEventSchemas(
+    openEventStore(config.store.eventStore, { lockTimeoutMs: config.store.lockTimeoutMs }),
+  );
   try {
     return await work(store);
   } finally {
@@ -87,13 +89,19 @@ async function run(argv: string[]): Promise<void> {
     case 'accounts create': {
       const email = emailOption(rest);
       const created = await withStore(config, (store) => createAccount(store, config, email));
-      await report(created, `the account of ${created.email} exists: run \`accounts reset-key --email ${created.email}\` for a key`);
+      await report(
+        created,
+        `the account of ${created.email} exists: run \`accounts reset-key --email ${created.email}\` for a key`,
+      );
       return;
     }
     case 'accounts reset-key': {
       const email = emailOption(rest);
       const reset = await withStore(config, (store) => resetAccountKey(store, config, email));
-      await report(reset, `the old key of ${reset.email} no longer works: run \`accounts reset-key --email ${reset.email}\` again`);
+      await report(
+        reset,
+        `the old key of ${reset.email} no longer works: run \`accounts reset-key --email ${reset.email}\` again`,
+      );
       return;
     }
     case 'accounts erase': {
@@ -119,7 +127,10 @@ async function run(argv: string[]): Promise<void> {
     case 'instances erase': {
       const instanceId = instanceOption(rest);
       if (!instanceId) throw new UsageError('--instance must name an instance');
-      await report(await withStore(config, (store) => eraseInstance(store, instanceId)), 'the instance\'s data keys were destroyed');
+      await report(
+        await withStore(config, (store) => eraseInstance(store, instanceId)),
+        "the instance's data keys were destroyed",
+      );
       return;
     }
     case 'packages list':
@@ -142,7 +153,8 @@ async function run(argv: string[]): Promise<void> {
               maxCount: values.limit ? Number(values.limit) : 1000,
             });
         for (const event of events) {
-          if (!(await out.json({ ...event, data: hideSealed(event.data), metadata: hideSealed(event.metadata) }))) return;
+          if (!(await out.json({ ...event, data: hideSealed(event.data), metadata: hideSealed(event.metadata) })))
+            return;
         }
       });
       return;
@@ -155,10 +167,13 @@ async function run(argv: string[]): Promise<void> {
       });
       const instanceId = values.instance?.trim() ?? '';
       const email = values.account?.trim() ?? '';
-      if ((instanceId === '') === (email === '')) throw new UsageError('audit timeline needs --instance ID or --account EMAIL');
+      if ((instanceId === '') === (email === ''))
+        throw new UsageError('audit timeline needs --instance ID or --account EMAIL');
       if (email !== '' && !isEmail(email)) throw new UsageError('--account must be an e-mail address');
       const subject = instanceId !== '' ? { instanceId } : { email };
-      await withStore(config, (store) => printTimeline(store, config, subject, values.json === true, (line) => void out.line(line)));
+      await withStore(config, (store) =>
+        printTimeline(store, config, subject, values.json === true, (line) => void out.line(line)),
+      );
       return;
     }
     case 'audit verify':
@@ -170,7 +185,13 @@ async function run(argv: string[]): Promise<void> {
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof UsageError || error instanceof AccountRefused || error instanceof UnknownSubject || error instanceof ResultLost) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof UsageError ||
+    error instanceof AccountRefused ||
+    error instanceof UnknownSubject ||
+    error instanceof ResultLost
+  ) {
     process.stderr.write(`error: ${error.message}\n`);
     if (error instanceof UsageError) process.stderr.write(`\n${USAGE}\n`);
   } else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

@@ -41,7 +41,14 @@ export interface DeliveryInstance {
   acks: Array<{ id: string; status: string }>;
 }
 
-const HOST_OF: Record<Outcome['kind'], Host> = { create: 'account', list: 'account', webhook: 'instance', status: 'instance', message: 'internal', ack: 'internal' };
+const HOST_OF: Record<Outcome['kind'], Host> = {
+  create: 'account',
+  list: 'account',
+  webhook: 'instance',
+  status: 'instance',
+  message: 'internal',
+  ack: 'internal',
+};
 const ACK_STATUSES = ['sent', 'delivered', 'read'];
 
 export class DiskFullLoad {
@@ -81,7 +88,11 @@ export class DiskFullLoad {
   }
 
   /** Sends a request and records how it ended; returns the answer when it was a success. */
-  async send(kind: Outcome['kind'], call: () => Promise<Answer>, check?: (json: Answer['json']) => string | undefined): Promise<Answer | undefined> {
+  async send(
+    kind: Outcome['kind'],
+    call: () => Promise<Answer>,
+    check?: (json: Answer['json']) => string | undefined,
+  ): Promise<Answer | undefined> {
     const phase = this.phase;
     const startedAt = Date.now();
     const host = HOST_OF[kind];
@@ -89,7 +100,14 @@ export class DiskFullLoad {
     try {
       answer = await call();
     } catch (error) {
-      this.outcomes.push({ kind, phase, startedAt, at: Date.now(), result: 'problem', detail: `${kind}: no answer (${(error as Error).message})` });
+      this.outcomes.push({
+        kind,
+        phase,
+        startedAt,
+        at: Date.now(),
+        result: 'problem',
+        detail: `${kind}: no answer (${(error as Error).message})`,
+      });
       return undefined;
     }
     const shape = envelopeProblem(host, answer);
@@ -99,7 +117,12 @@ export class DiskFullLoad {
     if (!shape && answer.json.success === true && answer.status === expected) {
       detail = check?.(answer.json);
       result = detail ? 'problem' : 'ok';
-    } else if (!shape && answer.json.success === false && answer.json.msg.join() === '0011' && answer.status === (host === 'internal' ? 503 : 200)) {
+    } else if (
+      !shape &&
+      answer.json.success === false &&
+      answer.json.msg.join() === '0011' &&
+      answer.status === (host === 'internal' ? 503 : 200)
+    ) {
       result = 'unavailable';
     } else if (!detail) {
       detail = `${kind}: HTTP ${answer.status} ${answer.text.slice(0, 300)}`;
@@ -119,14 +142,20 @@ export class DiskFullLoad {
     const own = this.churn[worker];
     if (own.length === 0 || this.random.next() < 0.3) {
       const { email, apikey } = this.account;
-      const answer = await this.send('create', () => get(this.urls.account, '/newInstance', { email, token: apikey, packageid: 'monthly' }));
-      if (answer) own.push({ instanceid: answer.json.instanceid, token: answer.json.token, acked: '', later: [], changes: 0 });
+      const answer = await this.send('create', () =>
+        get(this.urls.account, '/newInstance', { email, token: apikey, packageid: 'monthly' }),
+      );
+      if (answer)
+        own.push({ instanceid: answer.json.instanceid, token: answer.json.token, acked: '', later: [], changes: 0 });
       return;
     }
     const instance = this.random.pick(own);
     // Never the value acknowledged last: that would record nothing, and answer success on a full disk.
     instance.changes += 1;
-    const url = instance.acked === '' || this.random.next() < 0.5 ? this.receiver.url(`/churn/${instance.instanceid}?v=${instance.changes}`) : '';
+    const url =
+      instance.acked === '' || this.random.next() < 0.5
+        ? this.receiver.url(`/churn/${instance.instanceid}?v=${instance.changes}`)
+        : '';
     const params = { instanceid: instance.instanceid, token: instance.token, webhookUrl: url };
     const viaAccountHost = this.random.next() < 0.3;
     const answer = await this.send('webhook', () =>
@@ -145,8 +174,20 @@ export class DiskFullLoad {
     const ack = previous !== undefined && this.random.next() < 0.25;
     const n = instance.messages.length + instance.acks.length;
     const body = ack
-      ? { id: previous, chatId: 'chat@c.us', status: this.random.pick(ACK_STATUSES.filter((s) => !instance.acks.some((a) => a.id === previous && a.status === s))), time: 1_700_000_000 + n }
-      : { id: `${instance.path.slice(1)}-m${n}-${this.random.int(1e9)}`, chatId: 'chat@c.us', body: `message ${n}`, time: 1_700_000_000 + n };
+      ? {
+          id: previous,
+          chatId: 'chat@c.us',
+          status: this.random.pick(
+            ACK_STATUSES.filter((s) => !instance.acks.some((a) => a.id === previous && a.status === s)),
+          ),
+          time: 1_700_000_000 + n,
+        }
+      : {
+          id: `${instance.path.slice(1)}-m${n}-${this.random.int(1e9)}`,
+          chatId: 'chat@c.us',
+          body: `message ${n}`,
+          time: 1_700_000_000 + n,
+        };
     if (ack && body.status === undefined) return; // every status of that message is recorded already
     const answer = await this.send(ack ? 'ack' : 'message', () =>
       request(`${this.urls.internal}/instances/${instance.instanceid}/${ack ? 'acks' : 'messages'}`, {
@@ -167,14 +208,22 @@ export class DiskFullLoad {
     if (known.length === 0 || this.random.next() < 0.5) {
       const before = new Set(known.map((i) => i.instanceid));
       const { email, apikey } = this.account;
-      await this.send('list', () => get(this.urls.account, '/listInstances', { email, apikey }), (json) => {
-        const listed = new Set((json.instances as Array<{ instanceid: string }>).map((i) => i.instanceid));
-        const missing = [...before].filter((id) => !listed.has(id));
-        return missing.length ? `list: ${missing.length} acknowledged instance(s) missing, e.g. ${missing[0]}` : undefined;
-      });
+      await this.send(
+        'list',
+        () => get(this.urls.account, '/listInstances', { email, apikey }),
+        (json) => {
+          const listed = new Set((json.instances as Array<{ instanceid: string }>).map((i) => i.instanceid));
+          const missing = [...before].filter((id) => !listed.has(id));
+          return missing.length
+            ? `list: ${missing.length} acknowledged instance(s) missing, e.g. ${missing[0]}`
+            : undefined;
+        },
+      );
       return;
     }
     const instance = this.random.pick(known);
-    await this.send('status', () => postJson(this.urls.instance, '/getWebhookStatus', { instanceid: instance.instanceid, token: instance.token }));
+    await this.send('status', () =>
+      postJson(this.urls.instance, '/getWebhookStatus', { instanceid: instance.instanceid, token: instance.token }),
+    );
   }
 }

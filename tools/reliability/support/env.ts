@@ -4,7 +4,12 @@ import { RATE_LIMIT_VARIABLES } from '@gw/config';
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it returns something truthy; fails naming `what` after `timeoutMs`. */
-export async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 10_000, intervalMs = 50): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => T | Promise<T>,
+  timeoutMs = 10_000,
+  intervalMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const last = await probe();
@@ -17,7 +22,11 @@ export async function until<T>(what: string, probe: () => T | Promise<T>, timeou
 /** The API's rate-limit variables with their defaults and maxima, so that these tests follow
  * whatever limits the API has. */
 function rateLimitVariables(): Array<{ name: string; fallback: string; max: string }> {
-  return Object.values(RATE_LIMIT_VARIABLES).map((v) => ({ name: v.name, fallback: String(v.fallback), max: String(v.max) }));
+  return Object.values(RATE_LIMIT_VARIABLES).map((v) => ({
+    name: v.name,
+    fallback: String(v.fallback),
+    max: String(v.max),
+  }));
 }
 
 /** Environment that lifts the API's rate limits as far as its configuration allows, for the tests

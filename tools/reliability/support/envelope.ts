@@ -14,7 +14,8 @@ const FILE_ROUTES: Record<Exclude<Host, 'internal'>, RegExp> = {
   account: /^\/(?:|assets\/[^/]+|openapi\.json|docs|docs\/[^/]+)$/,
   instance: /^\/(?:openapi\.json|docs|docs\/[^/]+)$/,
 };
-const FILE_TYPES = /^(?:text\/html|text\/css|text\/javascript|application\/javascript|application\/json|image\/svg\+xml|image\/png)\b/;
+const FILE_TYPES =
+  /^(?:text\/html|text\/css|text\/javascript|application\/javascript|application\/json|image\/svg\+xml|image\/png)\b/;
 
 /** HTTP statuses a failure may carry on each host (docs/api.md sections 2 and 6), by code. */
 function failureStatusAllowed(host: Host, codes: string[], status: number): boolean {
@@ -34,14 +35,22 @@ function failureStatusAllowed(host: Host, codes: string[], status: number): bool
  * codes it reports with `details`, the status the host uses for them, never a 5xx or a stack trace.
  * `head` is for HEAD requests, whose answers carry no body.
  */
-export function envelopeProblem(host: Host, answer: Answer, head = false, method = 'GET', path = ''): string | undefined {
+export function envelopeProblem(
+  host: Host,
+  answer: Answer,
+  head = false,
+  method = 'GET',
+  path = '',
+): string | undefined {
   const { status, contentType, text, json } = answer;
   if (status >= 500 && status !== 503) return `HTTP ${status}`;
   // Answers that are not envelopes by design: a CORS preflight on the instance host (204,
   // no body, docs/api.md section 2), the ingest host's Prometheus metrics behind its bearer token,
   // and the pages and files of section 10.
   if (host === 'instance' && method === 'OPTIONS' && status === 204) {
-    return text === '' && answer.headers.get('access-control-allow-methods') ? undefined : 'a preflight 204 without its CORS headers or with a body';
+    return text === '' && answer.headers.get('access-control-allow-methods')
+      ? undefined
+      : 'a preflight 204 without its CORS headers or with a body';
   }
   if (host === 'internal' && path === '/metrics' && status === 200) {
     return contentType.startsWith('text/plain; version=0.0.4') ? undefined : `metrics as ${contentType}`;
@@ -61,12 +70,16 @@ export function envelopeProblem(host: Host, answer: Answer, head = false, method
   }
   const msg: unknown = json.msg;
   if (!Array.isArray(msg) || msg.length === 0) return '`msg` is not a non-empty array';
-  if (!msg.every((code) => typeof code === 'string' && KNOWN_CODES.has(code))) return `unknown code in msg ${JSON.stringify(msg)}`;
+  if (!msg.every((code) => typeof code === 'string' && KNOWN_CODES.has(code)))
+    return `unknown code in msg ${JSON.stringify(msg)}`;
   if (new Set(msg).size !== msg.length) return `msg repeats a code: ${JSON.stringify(msg)}`;
   if (!Array.isArray(json.details)) return '`details` is not an array';
-  if (status === 503 && !(msg as string[]).some((c) => c === '0011' || c === '0012' || c === '0010')) return `HTTP 503 with ${msg}`;
-  if (!failureStatusAllowed(host, msg as string[], status)) return `HTTP ${status} for ${JSON.stringify(msg)} on the ${host} host`;
-  if (msg.includes('0010') && !/^\d+$/.test(answer.headers.get('retry-after') ?? '')) return '0010 without a Retry-After header in seconds';
+  if (status === 503 && !(msg as string[]).some((c) => c === '0011' || c === '0012' || c === '0010'))
+    return `HTTP 503 with ${msg}`;
+  if (!failureStatusAllowed(host, msg as string[], status))
+    return `HTTP ${status} for ${JSON.stringify(msg)} on the ${host} host`;
+  if (msg.includes('0010') && !/^\d+$/.test(answer.headers.get('retry-after') ?? ''))
+    return '0010 without a Retry-After header in seconds';
   // A method Node's HTTP parser does not know is refused before routing, without an Allow header
   // (reported apart; see tools/reliability/README.md).
   if (status === 405 && !answer.headers.get('allow') && METHODS.includes(method)) return '405 without Allow';

@@ -41,7 +41,9 @@ export class FileLoggedProcess {
   }
 
   async start(): Promise<void> {
-    const env = (this.app === 'api' ? new ApiProcess(this.dataDir, this.env) : new NotifierProcess(this.dataDir, this.env)).processEnv();
+    const env = (
+      this.app === 'api' ? new ApiProcess(this.dataDir, this.env) : new NotifierProcess(this.dataDir, this.env)
+    ).processEnv();
     const fd = openSync(this.logFile, 'a', 0o600);
     const child = spawn(process.execPath, builtEntryArgs(MAINS[this.app]), { env, stdio: ['ignore', fd, fd] });
     closeSync(fd);

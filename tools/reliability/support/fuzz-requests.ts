@@ -20,26 +20,153 @@ export interface FuzzRequest {
   body?: Buffer;
 }
 
-const PATHS = ['/newInstance', '/renewInstance', '/listInstances', '/webhook', '/getWebhookStatus', '/getWebhookLogs', '/healthz', '/', '/instances', '/WEBHOOK', '/webhook/', '/webhook/..', '//webhook', '/webhook%2F', '/%77ebhook', '/metrics'];
+const PATHS = [
+  '/newInstance',
+  '/renewInstance',
+  '/listInstances',
+  '/webhook',
+  '/getWebhookStatus',
+  '/getWebhookLogs',
+  '/healthz',
+  '/',
+  '/instances',
+  '/WEBHOOK',
+  '/webhook/',
+  '/webhook/..',
+  '//webhook',
+  '/webhook%2F',
+  '/%77ebhook',
+  '/metrics',
+];
 const METHODS = ['GET', 'GET', 'POST', 'POST', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND', 'FOO'];
-const NAMES = ['email', 'token', 'apikey', 'packageid', 'instanceid', 'webhookUrl', 'limit', 'id', 'chatId', 'from', 'fromMe', 'senderName', 'type', 'body', 'time', 'status'];
-const ODD_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', '', ' token', 'Token', 'token[]', 'to%6Ben', 'a'.repeat(300)];
+const NAMES = [
+  'email',
+  'token',
+  'apikey',
+  'packageid',
+  'instanceid',
+  'webhookUrl',
+  'limit',
+  'id',
+  'chatId',
+  'from',
+  'fromMe',
+  'senderName',
+  'type',
+  'body',
+  'time',
+  'status',
+];
+const ODD_NAMES = [
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  '',
+  ' token',
+  'Token',
+  'token[]',
+  'to%6Ben',
+  'a'.repeat(300),
+];
 const SPECIAL = [
-  '', ' ', '\u0000', 'a\u0000b', '\ud800', '\udfff\ud800', '\uffff', '\ufeff', '💥', 'é', 'e\u0301', '\u202e', '%00', '%FF', '%', '+', '../../etc/passwd',
-  "' OR 1=1 --", '<script>alert(1)</script>', '{"a":1}', 'null', 'true', '-1', '0', '1e309', 'NaN', '100', '101', '1.5', '0x10', ' 7',
-  'trial', 'monthly', 'annual', 'x'.repeat(5000), 'sent', 'read', 'played', 'chat',
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  '\udfff\ud800',
+  '\uffff',
+  '\ufeff',
+  '💥',
+  'é',
+  'e\u0301',
+  '\u202e',
+  '%00',
+  '%FF',
+  '%',
+  '+',
+  '../../etc/passwd',
+  "' OR 1=1 --",
+  '<script>alert(1)</script>',
+  '{"a":1}',
+  'null',
+  'true',
+  '-1',
+  '0',
+  '1e309',
+  'NaN',
+  '100',
+  '101',
+  '1.5',
+  '0x10',
+  ' 7',
+  'trial',
+  'monthly',
+  'annual',
+  'x'.repeat(5000),
+  'sent',
+  'read',
+  'played',
+  'chat',
 ];
 /** webhookUrl values: IP literals or localhost only, so that no check ever asks DNS. */
 const URLS = [
-  '', 'https://8.8.8.8/x', 'https://8.8.8.8:8443/a?b=c#d', 'http://8.8.8.8/', 'https://127.0.0.1/', 'https://[::1]/', 'https://10.0.0.1/', 'https://169.254.169.254/latest',
-  'https://0x7f.1/', 'https://2130706433/', 'https://[::ffff:127.0.0.1]/', 'https://localhost/', 'https://a.localhost/', 'https://8.8.8.8/' + 'a'.repeat(3000), 'https:8.8.8.8',
-  'ftp://8.8.8.8/', 'https://user:pass@8.8.8.8/', 'https://8.8.8.8/\u0000', 'javascript:alert(1)', 'https://8.8.8.8/é', 'https://[fe80::1%25eth0]/', 'https://0.0.0.0/', 'https://8.8.8.8:99999/',
+  '',
+  'https://8.8.8.8/x',
+  'https://8.8.8.8:8443/a?b=c#d',
+  'http://8.8.8.8/',
+  'https://127.0.0.1/',
+  'https://[::1]/',
+  'https://10.0.0.1/',
+  'https://169.254.169.254/latest',
+  'https://0x7f.1/',
+  'https://2130706433/',
+  'https://[::ffff:127.0.0.1]/',
+  'https://localhost/',
+  'https://a.localhost/',
+  'https://8.8.8.8/' + 'a'.repeat(3000),
+  'https:8.8.8.8',
+  'ftp://8.8.8.8/',
+  'https://user:pass@8.8.8.8/',
+  'https://8.8.8.8/\u0000',
+  'javascript:alert(1)',
+  'https://8.8.8.8/é',
+  'https://[fe80::1%25eth0]/',
+  'https://0.0.0.0/',
+  'https://8.8.8.8:99999/',
 ];
 const CONTENT_TYPES = [
-  'application/json', 'application/json; charset=utf-8', 'application/json; charset="UTF-8"', 'APPLICATION/JSON', 'application/json; charset=latin1', 'application/json;charset=utf-16',
-  'application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=utf-8', 'text/plain', 'multipart/form-data; boundary=x', 'application/vnd.api+json', ';', 'application/json; charset',
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json; charset="UTF-8"',
+  'APPLICATION/JSON',
+  'application/json; charset=latin1',
+  'application/json;charset=utf-16',
+  'application/x-www-form-urlencoded',
+  'application/x-www-form-urlencoded; charset=utf-8',
+  'text/plain',
+  'multipart/form-data; boundary=x',
+  'application/vnd.api+json',
+  ';',
+  'application/json; charset',
 ];
-const MALFORMED_JSON = ['{', '{"a":', '[1,2', '{"token": "x",}', 'nul', '{"a":"\\ud800"}', '\ufeff{}', '{"a":1}{"b":2}', "{'a':1}", '{"a":1e999}', '{"\\u0000":1}', '{"a" 1}', '"\\', '{"a":"\\x41"}'];
+const MALFORMED_JSON = [
+  '{',
+  '{"a":',
+  '[1,2',
+  '{"token": "x",}',
+  'nul',
+  '{"a":"\\ud800"}',
+  '\ufeff{}',
+  '{"a":1}{"b":2}',
+  "{'a':1}",
+  '{"a":1e999}',
+  '{"\\u0000":1}',
+  '{"a" 1}',
+  '"\\',
+  '{"a":"\\x41"}',
+];
 
 const text = fc.oneof(
   { weight: 3, arbitrary: fc.string({ maxLength: 40 }) },
@@ -49,13 +176,22 @@ const text = fc.oneof(
 );
 
 /** A nested array or object `depth` levels deep (up to ~60 KB of JSON, under the 64 KiB limit). */
-const deep = fc.tuple(fc.constantFrom(5, 100, 5_000, 29_000), fc.boolean()).map(([depth, array]) => ({ __raw: array ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(Math.min(depth, 10_000))}1${'}'.repeat(Math.min(depth, 10_000))}` }));
+const deep = fc
+  .tuple(fc.constantFrom(5, 100, 5_000, 29_000), fc.boolean())
+  .map(([depth, array]) => ({
+    __raw: array
+      ? `${'['.repeat(depth)}${']'.repeat(depth)}`
+      : `${'{"a":'.repeat(Math.min(depth, 10_000))}1${'}'.repeat(Math.min(depth, 10_000))}`,
+  }));
 type Raw = { __raw: string };
 
 function jsonText(value: unknown): string {
   if (value && typeof value === 'object' && '__raw' in value) return (value as Raw).__raw;
   if (Array.isArray(value)) return `[${value.map(jsonText).join(',')}]`;
-  if (value && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`).join(',')}}`;
+  if (value && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`)
+      .join(',')}}`;
   return JSON.stringify(value) ?? 'null';
 }
 
@@ -69,7 +205,12 @@ const OPERATIONS: Array<{ host: Host; methods: string[]; path: string; names: st
   { host: 'instance', methods: ['GET', 'POST'], path: '/getWebhookStatus', names: ['instanceid', 'token'] },
   { host: 'instance', methods: ['GET', 'POST'], path: '/getWebhookLogs', names: ['instanceid', 'token', 'limit'] },
   { host: 'instance', methods: ['GET', 'POST'], path: '/rotateSigningSecret', names: ['instanceid', 'token'] },
-  { host: 'internal', methods: ['POST'], path: '/instances/:id/messages', names: ['id', 'chatId', 'time', 'from', 'fromMe', 'senderName', 'type', 'body'] },
+  {
+    host: 'internal',
+    methods: ['POST'],
+    path: '/instances/:id/messages',
+    names: ['id', 'chatId', 'time', 'from', 'fromMe', 'senderName', 'type', 'body'],
+  },
   { host: 'internal', methods: ['POST'], path: '/instances/:id/acks', names: ['id', 'chatId', 'status', 'time'] },
 ];
 
@@ -93,11 +234,24 @@ export function fuzzRequests(t: FuzzTarget): fc.Arbitrary<FuzzRequest & { label:
     fromMe: fc.constantFrom(true, false, 'true', 0),
     limit: fc.constantFrom(1, 100, 0, 101, 20.5, -1),
   };
-  const stringFor = (name: string) => fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...(Object.hasOwn(real, name) ? real[name] : SPECIAL)) }, { weight: 3, arbitrary: text });
+  const stringFor = (name: string) =>
+    fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...(Object.hasOwn(real, name) ? real[name] : SPECIAL)) },
+      { weight: 3, arbitrary: text },
+    );
   const jsonFor = (name: string) =>
     fc.oneof(
       { weight: 8, arbitrary: Object.hasOwn(typed, name) ? fc.oneof(typed[name], stringFor(name)) : stringFor(name) },
-      { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom(-1, 2 ** 53, 1e308, 0.5)) },
+      {
+        weight: 1,
+        arbitrary: fc.oneof(
+          fc.integer(),
+          fc.double(),
+          fc.boolean(),
+          fc.constant(null),
+          fc.constantFrom(-1, 2 ** 53, 1e308, 0.5),
+        ),
+      },
       { weight: 1, arbitrary: fc.array(stringFor(name), { maxLength: 3 }) },
       { weight: 1, arbitrary: fc.dictionary(text, stringFor(name), { maxKeys: 3 }) },
       { weight: 1, arbitrary: deep },
@@ -107,62 +261,143 @@ export function fuzzRequests(t: FuzzTarget): fc.Arbitrary<FuzzRequest & { label:
   /** The operation's parameters, each usually there, some others, and now and then one repeated. */
   const paramsFor = (names: string[]) =>
     fc
-      .tuple(fc.tuple(...names.map((n) => fc.option(param(n), { freq: 8, nil: undefined }))), fc.array(oddName.chain(param), { maxLength: 2 }), fc.nat(9))
+      .tuple(
+        fc.tuple(...names.map((n) => fc.option(param(n), { freq: 8, nil: undefined }))),
+        fc.array(oddName.chain(param), { maxLength: 2 }),
+        fc.nat(9),
+      )
       .map(([own, extra, repeat]) => {
         const all = [...own.filter((p): p is Param => p !== undefined), ...extra];
         return repeat === 0 && all.length > 0 ? [...all, all[0]] : all;
       });
   /** Parameters an operation accepts, with one now and then replaced by anything. */
   const validParams = (op: (typeof OPERATIONS)[number]) =>
-    fc.tuple(fc.nat(t.instanceids.length - 1), fc.nat(1000), fc.constantFrom('', 'https://8.8.8.8/ok', 'https://1.1.1.1/x?y=1'), fc.nat(op.names.length * 2)).chain(([i, n, url, mutate]) => {
-      const valid: Record<string, unknown> = {
-        email: t.email, token: op.path === '/newInstance' ? t.apikey : t.tokens[i], apikey: t.apikey, packageid: 'monthly', instanceid: t.instanceids[i], webhookUrl: url,
-        limit: 10, id: `m-${n}`, chatId: 'c@c.us', time: 1_700_000_000 + n, status: 'read', from: 'f@c.us', fromMe: n % 2 === 0, senderName: 'Ann', type: 'chat', body: `body ${n} ✓`,
-      };
-      const params = op.names.map((name): fc.Arbitrary<Param> => (name === op.names[mutate] ? param(name) : fc.constant([name, String(valid[name]), valid[name]])));
-      return fc.tuple(...params);
-    });
+    fc
+      .tuple(
+        fc.nat(t.instanceids.length - 1),
+        fc.nat(1000),
+        fc.constantFrom('', 'https://8.8.8.8/ok', 'https://1.1.1.1/x?y=1'),
+        fc.nat(op.names.length * 2),
+      )
+      .chain(([i, n, url, mutate]) => {
+        const valid: Record<string, unknown> = {
+          email: t.email,
+          token: op.path === '/newInstance' ? t.apikey : t.tokens[i],
+          apikey: t.apikey,
+          packageid: 'monthly',
+          instanceid: t.instanceids[i],
+          webhookUrl: url,
+          limit: 10,
+          id: `m-${n}`,
+          chatId: 'c@c.us',
+          time: 1_700_000_000 + n,
+          status: 'read',
+          from: 'f@c.us',
+          fromMe: n % 2 === 0,
+          senderName: 'Ann',
+          type: 'chat',
+          body: `body ${n} ✓`,
+        };
+        const params = op.names.map((name): fc.Arbitrary<Param> =>
+          name === op.names[mutate] ? param(name) : fc.constant([name, String(valid[name]), valid[name]]),
+        );
+        return fc.tuple(...params);
+      });
   const wellFormed = (s: string) => s.toWellFormed();
-  const encode = (pairs: Param[]) => pairs.map(([k, v]) => `${encodeURIComponent(wellFormed(k))}=${encodeURIComponent(wellFormed(v))}`).join('&');
+  const encode = (pairs: Param[]) =>
+    pairs.map(([k, v]) => `${encodeURIComponent(wellFormed(k))}=${encodeURIComponent(wellFormed(v))}`).join('&');
   const json = (pairs: Param[]) => `{${pairs.map(([n, , v]) => `${JSON.stringify(n)}:${jsonText(v)}`).join(',')}}`;
 
-  const segment = fc.oneof(fc.constantFrom(...t.instanceids, '', '..', '%2F', '%00', '%zz', '%E0%A4%A', 'messages', 'x'.repeat(300)), fc.string({ maxLength: 12 }).map((s) => encodeURIComponent(wellFormed(s))));
-  const instanceSegment = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...t.instanceids) }, { weight: 1, arbitrary: segment });
-  const randomPath = fc.oneof(fc.constantFrom(...PATHS), fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => `/${s.join('/')}`));
-  const rawQuery = fc.constantFrom('%', '%FF%FE', 'a=%zz', '&&&', '=', 'token', 'a=1&a', ';token=x', 'email=%E0%A4%A', `instanceid=${t.instanceids[0]}&instanceid=${t.instanceids[0]}`);
+  const segment = fc.oneof(
+    fc.constantFrom(...t.instanceids, '', '..', '%2F', '%00', '%zz', '%E0%A4%A', 'messages', 'x'.repeat(300)),
+    fc.string({ maxLength: 12 }).map((s) => encodeURIComponent(wellFormed(s))),
+  );
+  const instanceSegment = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...t.instanceids) },
+    { weight: 1, arbitrary: segment },
+  );
+  const randomPath = fc.oneof(
+    fc.constantFrom(...PATHS),
+    fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => `/${s.join('/')}`),
+  );
+  const rawQuery = fc.constantFrom(
+    '%',
+    '%FF%FE',
+    'a=%zz',
+    '&&&',
+    '=',
+    'token',
+    'a=1&a',
+    ';token=x',
+    'email=%E0%A4%A',
+    `instanceid=${t.instanceids[0]}&instanceid=${t.instanceids[0]}`,
+  );
   const body = (params: Param[]) =>
     fc.oneof(
       { weight: 3, arbitrary: fc.constant({ kind: 'json', text: json(params) }) },
       { weight: 2, arbitrary: fc.constant({ kind: 'form', text: encode(params) }) },
-      { weight: 1, arbitrary: fc.constantFrom(...MALFORMED_JSON, '[]', '1', '"str"', 'null', 'true').map((s) => ({ kind: 'json', text: s })) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom(...MALFORMED_JSON, '[]', '1', '"str"', 'null', 'true')
+          .map((s) => ({ kind: 'json', text: s })),
+      },
       { weight: 1, arbitrary: deep.map((d) => ({ kind: 'json', text: d.__raw })) },
-      { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => ({ kind: 'bytes', text: '', bytes: Buffer.from(bytes) })) },
-      { weight: 1, arbitrary: fc.constantFrom(65_537, 70_000, 300_000).map((size) => ({ kind: 'json', text: `{"token":"${'x'.repeat(size)}"}` })) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .uint8Array({ maxLength: 64 })
+          .map((bytes) => ({ kind: 'bytes', text: '', bytes: Buffer.from(bytes) })),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom(65_537, 70_000, 300_000)
+          .map((size) => ({ kind: 'json', text: `{"token":"${'x'.repeat(size)}"}` })),
+      },
     );
   /** An operation of the host with parameters placed in the query, the body or both; or anything. */
   const shaped = fc.oneof(
     {
       weight: 5,
       arbitrary: fc.constantFrom(...OPERATIONS).chain((op) =>
-        fc.record({
-          host: fc.constant(op.host),
-          method: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...op.methods) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
-          path: op.path.includes(':id') ? instanceSegment.map((id) => op.path.replace(':id', id)) : fc.constant(op.path),
-          // Where the parameters go: 0 the query, 1 the body, 2-3 split between them; mostly where the host reads them.
-          split: fc.oneof(paramsFor(op.names), validParams(op)).chain((params) =>
-            fc.tuple(fc.constant(params), fc.nat(params.length), op.host === 'instance' ? fc.nat(3) : fc.oneof({ weight: 5, arbitrary: fc.constant(op.host === 'account' ? 0 : 1) }, fc.nat(3))),
-          ),
-        }).chain(({ host, method, path, split: [params, cut, where] }) => {
-          const inQuery = where === 0 ? params : where === 1 ? [] : params.slice(0, cut);
-          const inBody = where === 0 ? [] : where === 1 ? params : params.slice(cut);
-          return fc.record({
-            host: fc.constant(host),
-            method: fc.constant(method),
-            path: fc.constant(path),
-            query: fc.oneof({ weight: 9, arbitrary: fc.constant(encode(inQuery)) }, { weight: 1, arbitrary: rawQuery }),
-            body: inBody.length === 0 && where !== 1 ? fc.constant(undefined) : body(inBody),
-          });
-        }),
+        fc
+          .record({
+            host: fc.constant(op.host),
+            method: fc.oneof(
+              { weight: 8, arbitrary: fc.constantFrom(...op.methods) },
+              { weight: 1, arbitrary: fc.constantFrom(...METHODS) },
+            ),
+            path: op.path.includes(':id')
+              ? instanceSegment.map((id) => op.path.replace(':id', id))
+              : fc.constant(op.path),
+            // Where the parameters go: 0 the query, 1 the body, 2-3 split between them; mostly where the host reads them.
+            split: fc
+              .oneof(paramsFor(op.names), validParams(op))
+              .chain((params) =>
+                fc.tuple(
+                  fc.constant(params),
+                  fc.nat(params.length),
+                  op.host === 'instance'
+                    ? fc.nat(3)
+                    : fc.oneof({ weight: 5, arbitrary: fc.constant(op.host === 'account' ? 0 : 1) }, fc.nat(3)),
+                ),
+              ),
+          })
+          .chain(({ host, method, path, split: [params, cut, where] }) => {
+            const inQuery = where === 0 ? params : where === 1 ? [] : params.slice(0, cut);
+            const inBody = where === 0 ? [] : where === 1 ? params : params.slice(cut);
+            return fc.record({
+              host: fc.constant(host),
+              method: fc.constant(method),
+              path: fc.constant(path),
+              query: fc.oneof(
+                { weight: 9, arbitrary: fc.constant(encode(inQuery)) },
+                { weight: 1, arbitrary: rawQuery },
+              ),
+              body: inBody.length === 0 && where !== 1 ? fc.constant(undefined) : body(inBody),
+            });
+          }),
       ),
     },
     {
@@ -176,22 +411,46 @@ export function fuzzRequests(t: FuzzTarget): fc.Arbitrary<FuzzRequest & { label:
       }),
     },
   );
-  const contentType = fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) });
+  const contentType = fc.oneof(
+    { weight: 4, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+  );
   const authorization = fc.oneof(
     { weight: 6, arbitrary: fc.constant(`Bearer ${t.internalToken}`) },
-    { weight: 4, arbitrary: fc.constantFrom(undefined, 'Bearer', 'Bearer ', `bearer ${t.internalToken}`, `Bearer ${t.internalToken} `, `Bearer ${t.internalToken}x`, `Basic ${t.internalToken}`, `Bearer ${t.apikey}`) },
+    {
+      weight: 4,
+      arbitrary: fc.constantFrom(
+        undefined,
+        'Bearer',
+        'Bearer ',
+        `bearer ${t.internalToken}`,
+        `Bearer ${t.internalToken} `,
+        `Bearer ${t.internalToken}x`,
+        `Basic ${t.internalToken}`,
+        `Bearer ${t.apikey}`,
+      ),
+    },
   );
 
-  return fc.record({ shaped, contentType, authorization, chunked: fc.nat(7) }).map(({ shaped: { host, method, path, query, body }, contentType, authorization, chunked }) => {
-    const headers: Record<string, string> = {};
-    const payload = body === undefined ? undefined : 'bytes' in body ? body.bytes : Buffer.from(body.text, 'utf8');
-    const type = contentType ?? (body?.kind === 'json' ? 'application/json' : body?.kind === 'form' ? 'application/x-www-form-urlencoded' : undefined);
-    if (type !== undefined && payload !== undefined) headers['content-type'] = type;
-    if (authorization !== undefined) headers['authorization'] = authorization;
-    if (chunked === 0 && payload !== undefined) headers['transfer-encoding'] = 'chunked';
-    const target = `${path}${query ? `?${query}` : ''}`;
-    const shown = payload === undefined ? '' : ` ${type ?? '(no type)'} ${payload.length} B: ${payload.toString('utf8', 0, 200)}`;
-    const label = `${method} ${host}${target.slice(0, 300)}${authorization ? ` [auth: ${authorization.slice(0, 12)}…]` : ''}${chunked === 0 && payload ? ' [chunked]' : ''}${shown}`;
-    return { host, method, path: target, headers, body: payload, label };
-  });
+  return fc
+    .record({ shaped, contentType, authorization, chunked: fc.nat(7) })
+    .map(({ shaped: { host, method, path, query, body }, contentType, authorization, chunked }) => {
+      const headers: Record<string, string> = {};
+      const payload = body === undefined ? undefined : 'bytes' in body ? body.bytes : Buffer.from(body.text, 'utf8');
+      const type =
+        contentType ??
+        (body?.kind === 'json'
+          ? 'application/json'
+          : body?.kind === 'form'
+            ? 'application/x-www-form-urlencoded'
+            : undefined);
+      if (type !== undefined && payload !== undefined) headers['content-type'] = type;
+      if (authorization !== undefined) headers['authorization'] = authorization;
+      if (chunked === 0 && payload !== undefined) headers['transfer-encoding'] = 'chunked';
+      const target = `${path}${query ? `?${query}` : ''}`;
+      const shown =
+        payload === undefined ? '' : ` ${type ?? '(no type)'} ${payload.length} B: ${payload.toString('utf8', 0, 200)}`;
+      const label = `${method} ${host}${target.slice(0, 300)}${authorization ? ` [auth: ${authorization.slice(0, 12)}…]` : ''}${chunked === 0 && payload ? ' [chunked]' : ''}${shown}`;
+      return { host, method, path: target, headers, body: payload, label };
+    });
 }

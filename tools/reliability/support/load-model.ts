@@ -65,28 +65,112 @@ export const WEBHOOK_URLS = [
 ];
 
 /** Requests the service must refuse, each with the codes it must answer (docs/api.md sections 2-3). */
-export type BadRequest = { name: string; host: 'account' | 'instance'; path: string; init?: RequestInit; query?: Record<string, string>; codes: string[]; status?: number };
+export type BadRequest = {
+  name: string;
+  host: 'account' | 'instance';
+  path: string;
+  init?: RequestInit;
+  query?: Record<string, string>;
+  codes: string[];
+  status?: number;
+};
 
 export function badRequests(
   own: { email: string; apikey: string },
   other: { email: string; apikey: string; instanceid: string },
   t: { instanceid: string; token: string },
 ): BadRequest[] {
-  const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const json = (body: unknown): RequestInit => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const me = { instanceid: t.instanceid, token: t.token };
   return [
-    { name: 'wrong instance token', host: 'instance', path: '/getWebhookStatus', query: { instanceid: t.instanceid, token: `${t.token}x` }, codes: ['0006'] },
-    { name: 'plain http webhook', host: 'instance', path: '/webhook', init: json({ ...me, webhookUrl: 'http://8.8.8.8/x' }), codes: ['0008'] },
-    { name: 'private webhook host', host: 'instance', path: '/webhook', init: json({ ...me, webhookUrl: 'https://10.1.2.3/x' }), codes: ['0008'] },
-    { name: 'unknown package', host: 'account', path: '/renewInstance', query: { ...own, instanceid: t.instanceid, packageid: 'lifetime' }, codes: ['0004'] },
-    { name: 'wrong api key', host: 'account', path: '/newInstance', query: { email: own.email, token: `${own.apikey}x`, packageid: 'trial' }, codes: ['0003'] },
+    {
+      name: 'wrong instance token',
+      host: 'instance',
+      path: '/getWebhookStatus',
+      query: { instanceid: t.instanceid, token: `${t.token}x` },
+      codes: ['0006'],
+    },
+    {
+      name: 'plain http webhook',
+      host: 'instance',
+      path: '/webhook',
+      init: json({ ...me, webhookUrl: 'http://8.8.8.8/x' }),
+      codes: ['0008'],
+    },
+    {
+      name: 'private webhook host',
+      host: 'instance',
+      path: '/webhook',
+      init: json({ ...me, webhookUrl: 'https://10.1.2.3/x' }),
+      codes: ['0008'],
+    },
+    {
+      name: 'unknown package',
+      host: 'account',
+      path: '/renewInstance',
+      query: { ...own, instanceid: t.instanceid, packageid: 'lifetime' },
+      codes: ['0004'],
+    },
+    {
+      name: 'wrong api key',
+      host: 'account',
+      path: '/newInstance',
+      query: { email: own.email, token: `${own.apikey}x`, packageid: 'trial' },
+      codes: ['0003'],
+    },
     { name: 'missing api key', host: 'account', path: '/listInstances', query: { email: own.email }, codes: ['0001'] },
-    { name: 'malformed JSON', host: 'instance', path: '/webhook', init: json(`{"instanceid":"${t.instanceid}","token":`), codes: ['0009'] },
-    { name: 'repeated token', host: 'instance', path: '/getWebhookStatus', init: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `instanceid=${t.instanceid}&token=${t.token}&token=${t.token}` }, codes: ['0002'] },
-    { name: 'array as token', host: 'instance', path: '/getWebhookLogs', init: json({ instanceid: t.instanceid, token: [t.token] }), codes: ['0002'] },
-    { name: 'limit out of range', host: 'instance', path: '/getWebhookLogs', init: json({ ...me, limit: 0 }), codes: ['0002'] },
-    { name: 'another account\'s instance', host: 'account', path: '/renewInstance', query: { ...own, instanceid: other.instanceid, packageid: 'trial' }, codes: ['0005'] },
+    {
+      name: 'malformed JSON',
+      host: 'instance',
+      path: '/webhook',
+      init: json(`{"instanceid":"${t.instanceid}","token":`),
+      codes: ['0009'],
+    },
+    {
+      name: 'repeated token',
+      host: 'instance',
+      path: '/getWebhookStatus',
+      init: {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `instanceid=${t.instanceid}&token=${t.token}&token=${t.token}`,
+      },
+      codes: ['0002'],
+    },
+    {
+      name: 'array as token',
+      host: 'instance',
+      path: '/getWebhookLogs',
+      init: json({ instanceid: t.instanceid, token: [t.token] }),
+      codes: ['0002'],
+    },
+    {
+      name: 'limit out of range',
+      host: 'instance',
+      path: '/getWebhookLogs',
+      init: json({ ...me, limit: 0 }),
+      codes: ['0002'],
+    },
+    {
+      name: "another account's instance",
+      host: 'account',
+      path: '/renewInstance',
+      query: { ...own, instanceid: other.instanceid, packageid: 'trial' },
+      codes: ['0005'],
+    },
     { name: 'unknown path', host: 'instance', path: '/deleteInstance', query: me, codes: ['0013'], status: 404 },
-    { name: 'wrong method', host: 'account', path: '/newInstance', init: { method: 'POST' }, query: { email: own.email, token: own.apikey, packageid: 'trial' }, codes: ['0013'], status: 405 },
+    {
+      name: 'wrong method',
+      host: 'account',
+      path: '/newInstance',
+      init: { method: 'POST' },
+      query: { email: own.email, token: own.apikey, packageid: 'trial' },
+      codes: ['0013'],
+      status: 405,
+    },
   ];
 }

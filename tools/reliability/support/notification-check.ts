@@ -56,15 +56,22 @@ const describeItem = (kind: string | undefined, p: Payload | RecordedItem | unde
  *   travelled in two notifications, and nothing was reordered;
  * - no request went to a path of no instance.
  */
-export function checkNotifications(received: Received[], instances: CheckedInstance[], batchMax: number): { problems: string[]; figures: NotificationFigures } {
+export function checkNotifications(
+  received: Received[],
+  instances: CheckedInstance[],
+  batchMax: number,
+): { problems: string[]; figures: NotificationFigures } {
   const problems: string[] = [];
   const figures: NotificationFigures = { notifications: 0, items: 0, largest: 0, batched: 0 };
   const byId = new Map<string, Received[]>();
   for (const r of received) byId.set(r.webhookId, [...(byId.get(r.webhookId) ?? []), r]);
   for (const [webhookId, attempts] of byId) {
-    if (new Set(attempts.map((a) => a.rawBody)).size !== 1) problems.push(`webhook-id ${webhookId} was sent with different bodies`);
-    if (new Set(attempts.map((a) => a.path)).size !== 1) problems.push(`webhook-id ${webhookId} was sent to several paths`);
-    if (!attempts.some((a) => a.delivered)) problems.push(`webhook-id ${webhookId} (sequence ${attempts[0].json?.sequence}) never got a 2xx`);
+    if (new Set(attempts.map((a) => a.rawBody)).size !== 1)
+      problems.push(`webhook-id ${webhookId} was sent with different bodies`);
+    if (new Set(attempts.map((a) => a.path)).size !== 1)
+      problems.push(`webhook-id ${webhookId} was sent to several paths`);
+    if (!attempts.some((a) => a.delivered))
+      problems.push(`webhook-id ${webhookId} (sequence ${attempts[0].json?.sequence}) never got a 2xx`);
   }
   const paths = new Set(instances.map((i) => i.path));
   const strays = received.filter((r) => !paths.has(r.path));
@@ -83,7 +90,8 @@ export function checkNotifications(received: Received[], instances: CheckedInsta
           problems.push(`${instance.path}: a request with a bad signature (sequence ${sequence})`);
         }
       }
-      if (r.json?.instanceId !== instance.instanceid) problems.push(`${instance.path}: a body names instance ${r.json?.instanceId}`);
+      if (r.json?.instanceId !== instance.instanceid)
+        problems.push(`${instance.path}: a body names instance ${r.json?.instanceId}`);
       if (typeof sequence !== 'number' || !Number.isInteger(sequence) || sequence < 1) {
         problems.push(`${instance.path}: a body without a valid sequence: ${r.rawBody.slice(0, 120)}`);
         continue;
@@ -100,11 +108,20 @@ export function checkNotifications(received: Received[], instances: CheckedInsta
     const carried: Array<{ kind?: string; payload: Payload; sequence: number }> = [];
     for (const sequence of [...bySequence.keys()].sort((a, b) => a - b)) {
       const ids = bySequence.get(sequence)!;
-      if (ids.size > 1) problems.push(`${instance.path}: sequence ${sequence} was created ${ids.size} times (webhook-ids ${[...ids.keys()].join(', ')})`);
+      if (ids.size > 1)
+        problems.push(
+          `${instance.path}: sequence ${sequence} was created ${ids.size} times (webhook-ids ${[...ids.keys()].join(', ')})`,
+        );
       for (const first of ids.values()) {
         const { kind, items } = itemsOf(first.json);
-        if (!kind) problems.push(`${instance.path}: sequence ${sequence} mixes messages and acks, or carries neither: ${first.rawBody.slice(0, 120)}`);
-        if (items.length < 1 || items.length > batchMax) problems.push(`${instance.path}: sequence ${sequence} carries ${items.length} items (1 to ${batchMax} allowed)`);
+        if (!kind)
+          problems.push(
+            `${instance.path}: sequence ${sequence} mixes messages and acks, or carries neither: ${first.rawBody.slice(0, 120)}`,
+          );
+        if (items.length < 1 || items.length > batchMax)
+          problems.push(
+            `${instance.path}: sequence ${sequence} carries ${items.length} items (1 to ${batchMax} allowed)`,
+          );
         figures.notifications += 1;
         figures.items += items.length;
         figures.largest = Math.max(figures.largest, items.length);
@@ -113,7 +130,8 @@ export function checkNotifications(received: Received[], instances: CheckedInsta
       }
     }
     const recorded = instance.recorded;
-    if (carried.length !== recorded.length) problems.push(`${instance.path}: notifications carry ${carried.length} items, ${recorded.length} were recorded`);
+    if (carried.length !== recorded.length)
+      problems.push(`${instance.path}: notifications carry ${carried.length} items, ${recorded.length} were recorded`);
     for (let k = 0; k < Math.max(carried.length, recorded.length); k++) {
       const got = carried[k];
       const want = recorded[k];
@@ -125,12 +143,17 @@ export function checkNotifications(received: Received[], instances: CheckedInsta
         got.payload.status === want.status &&
         (want.body === undefined || got.payload.body === want.body);
       if (!same) {
-        problems.push(`${instance.path}: item ${k + 1} is ${describeItem(got?.kind, got?.payload)} (sequence ${got?.sequence}), recorded ${describeItem(want?.kind, want)}`);
+        problems.push(
+          `${instance.path}: item ${k + 1} is ${describeItem(got?.kind, got?.payload)} (sequence ${got?.sequence}), recorded ${describeItem(want?.kind, want)}`,
+        );
         break; // everything after the first difference differs too
       }
     }
   }
   const perInstance = figures.notifications;
-  if (perInstance !== byId.size) problems.push(`${byId.size} webhook-ids were sent, ${perInstance} distinct notifications found per instance and sequence`);
+  if (perInstance !== byId.size)
+    problems.push(
+      `${byId.size} webhook-ids were sent, ${perInstance} distinct notifications found per instance and sequence`,
+    );
   return { problems, figures };
 }

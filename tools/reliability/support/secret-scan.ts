@@ -29,11 +29,22 @@ function filesUnder(dir: string): string[] {
  * included, read as bytes) and in each named text (process output). `skipFiles` names files that
  * hold key material on purpose (secrets.key). Reports say where and which kind, never the value.
  */
-export function findSecrets(secrets: Secret[], where: { dirs?: string[]; texts?: Record<string, string>; skipFiles?: string[] }): string[] {
+export function findSecrets(
+  secrets: Secret[],
+  where: { dirs?: string[]; texts?: Record<string, string>; skipFiles?: string[] },
+): string[] {
   const needles = secrets.flatMap((secret) => [
     ...clearForms(secret.value).map((form) => ({ kind: secret.kind, form, bytes: Buffer.from(form, 'utf8') })),
     // A signing secret's key bytes themselves, as a store that kept them unencrypted would hold them.
-    ...(secret.value.startsWith('whsec_') ? [{ kind: `${secret.kind} (raw key bytes)`, form: undefined, bytes: Buffer.from(secret.value.slice(6), 'base64') }] : []),
+    ...(secret.value.startsWith('whsec_')
+      ? [
+          {
+            kind: `${secret.kind} (raw key bytes)`,
+            form: undefined,
+            bytes: Buffer.from(secret.value.slice(6), 'base64'),
+          },
+        ]
+      : []),
   ]);
   const found: string[] = [];
   for (const dir of where.dirs ?? []) {
@@ -45,7 +56,8 @@ export function findSecrets(secrets: Secret[], where: { dirs?: string[]; texts?:
     }
   }
   for (const [name, text] of Object.entries(where.texts ?? {})) {
-    for (const needle of needles) if (needle.form !== undefined && text.includes(needle.form)) found.push(`${name}: a ${needle.kind}`);
+    for (const needle of needles)
+      if (needle.form !== undefined && text.includes(needle.form)) found.push(`${name}: a ${needle.kind}`);
   }
   return [...new Set(found)];
 }

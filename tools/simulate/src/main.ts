@@ -5,7 +5,14 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '@gw/config';
 
 const NAMES = ['Ana', 'Bruno', 'Chen', 'Dara', 'Emeka', 'Farah', 'Goran', 'Hana'];
-const TEXTS = ['Hi! Is the order ready?', 'On my way 🚗', 'Thanks, received.', 'Can we move the call to 3pm?', 'Photo attached', 'ok 👍'];
+const TEXTS = [
+  'Hi! Is the order ready?',
+  'On my way 🚗',
+  'Thanks, received.',
+  'Can we move the call to 3pm?',
+  'Photo attached',
+  'ok 👍',
+];
 
 interface Options {
   instance: string;
@@ -82,10 +89,14 @@ async function main(): Promise<void> {
     }
   }
   const seconds = (Date.now() - started) / 1000;
-  process.stdout.write(`${JSON.stringify({ instance: options.instance, messages: options.messages, acks, seconds })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ instance: options.instance, messages: options.messages, acks, seconds })}\n`,
+  );
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`error: ${error instanceof ConfigError || error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `error: ${error instanceof ConfigError || error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

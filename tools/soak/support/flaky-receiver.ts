@@ -58,7 +58,10 @@ export class FlakyReceiver {
   /** Per item key, the webhook-id of the notification that carried it first. */
   private readonly carriedBy = new Map<string, string>();
   /** Keeps no record of its own: the soak runs for as long as it is told. */
-  private readonly receiver = new WebhookReceiver<NotificationBody>({ keep: false, choose: (request) => this.choose(request) });
+  private readonly receiver = new WebhookReceiver<NotificationBody>({
+    keep: false,
+    choose: (request) => this.choose(request),
+  });
 
   /** `maxDelayMs`: a 200 waits up to this long (uniformly), as a real receiver's work would, so that
    * traffic recorded meanwhile is batched into the instance's next notification. */
@@ -118,16 +121,23 @@ export class FlakyReceiver {
   private seen(webhookId: string, instanceId: string, sequence: number, items: string[], bodyHash: string): Seen {
     const known = this.notifications.get(webhookId);
     if (known) {
-      if (known.bodyHash !== bodyHash) this.problem(`webhook-id ${webhookId} (sequence ${known.sequence} of ${instanceId}) was sent again with another body`);
+      if (known.bodyHash !== bodyHash)
+        this.problem(
+          `webhook-id ${webhookId} (sequence ${known.sequence} of ${instanceId}) was sent again with another body`,
+        );
       return known;
     }
     const seen: Seen = { instanceId, sequence, bodyHash, items, failures: 0, delivered: false };
     this.notifications.set(webhookId, seen);
-    if (items.length > this.batchMax) this.problem(`${instanceId}: sequence ${sequence} carries ${items.length} items, NOTIFICATION_BATCH_MAX is ${this.batchMax}`);
+    if (items.length > this.batchMax)
+      this.problem(
+        `${instanceId}: sequence ${sequence} carries ${items.length} items, NOTIFICATION_BATCH_MAX is ${this.batchMax}`,
+      );
     const sequences = this.sequences.get(instanceId) ?? new Map<number, string>();
     this.sequences.set(instanceId, sequences);
     const other = sequences.get(sequence);
-    if (other !== undefined) this.problem(`${instanceId}: sequence ${sequence} was created twice (webhook-ids ${other}, ${webhookId})`);
+    if (other !== undefined)
+      this.problem(`${instanceId}: sequence ${sequence} was created twice (webhook-ids ${other}, ${webhookId})`);
     else sequences.set(sequence, webhookId);
     for (const item of items) {
       const first = this.carriedBy.get(item);
@@ -154,14 +164,18 @@ export class FlakyReceiver {
       for (const sequence of [...sequences.keys()].sort((a, b) => a - b)) {
         const webhookId = sequences.get(sequence)!;
         const notification = this.notifications.get(webhookId)!;
-        if (!notification.delivered) problems.push(`${instanceId}: sequence ${sequence} (webhook-id ${webhookId}) never got a 200`);
+        if (!notification.delivered)
+          problems.push(`${instanceId}: sequence ${sequence} (webhook-id ${webhookId}) never got a 200`);
         for (const item of notification.items) {
           const times = expected.get(item);
           if (!times) {
             problems.push(`${item} was notified (sequence ${sequence}) but never accepted`);
             continue;
           }
-          if (times.answered < latest.sent) problems.push(`${item} (sequence ${sequence}) was accepted before ${latest.key} was sent, but comes after it`);
+          if (times.answered < latest.sent)
+            problems.push(
+              `${item} (sequence ${sequence}) was accepted before ${latest.key} was sent, but comes after it`,
+            );
           if (times.sent > latest.sent) latest = { sent: times.sent, key: item };
         }
       }
@@ -172,8 +186,10 @@ export class FlakyReceiver {
   /** The item keys of a notification; undefined when it is neither a message nor an ack batch. */
   private items(body: NotificationBody): string[] | undefined {
     const instanceId = body.instanceId!;
-    if (Array.isArray(body.messages) && body.messages.length && !body.ack) return body.messages.map((m) => messageKey(instanceId, String(m.id)));
-    if (Array.isArray(body.ack) && body.ack.length && !body.messages) return body.ack.map((a) => ackKey(instanceId, String(a.id), String(a.status)));
+    if (Array.isArray(body.messages) && body.messages.length && !body.ack)
+      return body.messages.map((m) => messageKey(instanceId, String(m.id)));
+    if (Array.isArray(body.ack) && body.ack.length && !body.messages)
+      return body.ack.map((a) => ackKey(instanceId, String(a.id), String(a.status)));
     return undefined;
   }
 }

@@ -1,6 +1,17 @@
 import { request, type Answer } from '@gw/testing';
 import { ackKey, messageKey, type IngestTimes } from './flaky-receiver';
-import { ACK_STATUSES, DURATION_MS, MIX, PACKAGES, type Account, type Operation, type OperationStats, type Shown, type Target, type Tracked } from './model';
+import {
+  ACK_STATUSES,
+  DURATION_MS,
+  MIX,
+  PACKAGES,
+  type Account,
+  type Operation,
+  type OperationStats,
+  type Shown,
+  type Target,
+  type Tracked,
+} from './model';
 
 const random = (below: number) => Math.floor(Math.random() * below);
 const pick = <T>(items: readonly T[]): T => items[random(items.length)];
@@ -10,13 +21,16 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  * instead of holding it. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 type Call = { url: string; init?: RequestInit };
-const query = (base: string, path: string, params: Record<string, string>): Call => ({ url: `${base}${path}?${new URLSearchParams(params)}` });
+const query = (base: string, path: string, params: Record<string, string>): Call => ({
+  url: `${base}${path}?${new URLSearchParams(params)}`,
+});
 const post = (base: string, path: string, type: string, body: string, headers: Record<string, string> = {}): Call => ({
   url: `${base}${path}`,
   init: { method: 'POST', headers: { 'content-type': type, ...headers }, body },
 });
 const json = (base: string, path: string, body: unknown) => post(base, path, 'application/json', JSON.stringify(body));
-const form = (base: string, path: string, body: Record<string, string>) => post(base, path, 'application/x-www-form-urlencoded', String(new URLSearchParams(body)));
+const form = (base: string, path: string, body: Record<string, string>) =>
+  post(base, path, 'application/x-www-form-urlencoded', String(new URLSearchParams(body)));
 
 /**
  * The soak's client: a weighted mix of operations at a fixed rate, tracking every acknowledged write
@@ -24,7 +38,12 @@ const form = (base: string, path: string, body: Record<string, string>) => post(
  * refusal of a valid request, and what it shows agrees with what was acknowledged before it.
  */
 export class SoakLoad {
-  readonly stats = Object.fromEntries(Object.keys(MIX).map((op) => [op, { sent: 0, ok: 0, refused: 0, serverErrors: 0, noAnswer: 0, totalMs: 0, maxMs: 0 }])) as Record<Operation, OperationStats>;
+  readonly stats = Object.fromEntries(
+    Object.keys(MIX).map((op) => [
+      op,
+      { sent: 0, ok: 0, refused: 0, serverErrors: 0, noAnswer: 0, totalMs: 0, maxMs: 0 },
+    ]),
+  ) as Record<Operation, OperationStats>;
   readonly instances: Tracked[] = [];
   private readonly ingesting: Tracked[] = [];
   private readonly churning: Tracked[] = [];
@@ -84,7 +103,8 @@ export class SoakLoad {
     if (op === 'newInstance') return void (await this.create(pick(this.accounts), false));
     if (op === 'listInstances') return this.list(pick(this.accounts));
     // Webhooks change only on instances without ingest traffic: see Tracked.ingest.
-    const pool = op === 'ingestMessage' || op === 'ingestAck' ? this.ingesting : op === 'webhook' ? this.churning : this.instances;
+    const pool =
+      op === 'ingestMessage' || op === 'ingestAck' ? this.ingesting : op === 'webhook' ? this.churning : this.instances;
     if (op === 'ingestMessage') return this.message(pick(pool));
     if (op === 'ingestAck') return this.ack(pick(pool));
     const t = this.free(pool);
@@ -93,7 +113,11 @@ export class SoakLoad {
     if (op === 'renewInstance' || op === 'webhook') t.writes += 1;
     try {
       if (op === 'renewInstance') await this.renew(t);
-      else if (op === 'webhook') await this.webhook(t, t.webhookUrl && Math.random() < 0.4 ? '' : `${this.target.receiver.url(t.instanceid)}?v=${random(1e9)}`);
+      else if (op === 'webhook')
+        await this.webhook(
+          t,
+          t.webhookUrl && Math.random() < 0.4 ? '' : `${this.target.receiver.url(t.instanceid)}?v=${random(1e9)}`,
+        );
       else if (op === 'getWebhookStatus') await this.status(t);
       else await this.logs(t);
     } finally {
@@ -144,16 +168,39 @@ export class SoakLoad {
   }
 
   private mismatch(op: Operation, t: Tracked, what: string, seen: unknown, expected: unknown): void {
-    if (seen !== expected) this.problem(`${op} of ${t.instanceid}: ${what} is ${JSON.stringify(seen)}, acknowledged ${JSON.stringify(expected)}`);
+    if (seen !== expected)
+      this.problem(
+        `${op} of ${t.instanceid}: ${what} is ${JSON.stringify(seen)}, acknowledged ${JSON.stringify(expected)}`,
+      );
   }
 
   async create(account: Account, ingest: boolean): Promise<Tracked | undefined> {
     const packageid = pick(PACKAGES);
-    const body = await this.succeed('newInstance', query(this.target.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid }));
+    const body = await this.succeed(
+      'newInstance',
+      query(this.target.accountUrl, '/newInstance', { email: account.email, token: account.apikey, packageid }),
+    );
     if (!body) return undefined;
-    const t: Tracked = { account, instanceid: String(body.instanceid), token: String(body.token), packageid, expiresAt: String(body.expiresAt), webhookUrl: '', busy: false, writes: 0, ingest, ackable: [] };
+    const t: Tracked = {
+      account,
+      instanceid: String(body.instanceid),
+      token: String(body.token),
+      packageid,
+      expiresAt: String(body.expiresAt),
+      webhookUrl: '',
+      busy: false,
+      writes: 0,
+      ingest,
+      ackable: [],
+    };
     this.mismatch('newInstance', t, 'packageid', body.packageid, packageid);
-    this.mismatch('newInstance', t, 'duration', Date.parse(t.expiresAt) - Date.parse(String(body.createdAt)), DURATION_MS[packageid]);
+    this.mismatch(
+      'newInstance',
+      t,
+      'duration',
+      Date.parse(t.expiresAt) - Date.parse(String(body.createdAt)),
+      DURATION_MS[packageid],
+    );
     this.instances.push(t);
     (ingest ? this.ingesting : this.churning).push(t);
     return t;
@@ -162,10 +209,19 @@ export class SoakLoad {
   private async renew(t: Tracked): Promise<void> {
     const packageid = pick(PACKAGES);
     const { email, apikey } = t.account;
-    const body = await this.succeed('renewInstance', query(this.target.accountUrl, '/renewInstance', { email, apikey, instanceid: t.instanceid, packageid }));
+    const body = await this.succeed(
+      'renewInstance',
+      query(this.target.accountUrl, '/renewInstance', { email, apikey, instanceid: t.instanceid, packageid }),
+    );
     if (!body) return;
     // Every instance stays active through the run, so a renewal adds exactly the package's duration.
-    this.mismatch('renewInstance', t, 'expiresAt', body.expiresAt, new Date(Date.parse(t.expiresAt) + DURATION_MS[packageid]).toISOString());
+    this.mismatch(
+      'renewInstance',
+      t,
+      'expiresAt',
+      body.expiresAt,
+      new Date(Date.parse(t.expiresAt) + DURATION_MS[packageid]).toISOString(),
+    );
     this.mismatch('renewInstance', t, 'packageid', body.packageid, packageid);
     Object.assign(t, { packageid: String(body.packageid), expiresAt: String(body.expiresAt) });
   }
@@ -174,7 +230,12 @@ export class SoakLoad {
   async webhook(t: Tracked, webhookUrl: string): Promise<void> {
     const params = { instanceid: t.instanceid, token: t.token, webhookUrl };
     const how = random(3);
-    const call = how === 0 ? json(this.target.apiUrl, '/webhook', params) : how === 1 ? form(this.target.apiUrl, '/webhook', params) : query(this.target.accountUrl, '/webhook', params);
+    const call =
+      how === 0
+        ? json(this.target.apiUrl, '/webhook', params)
+        : how === 1
+          ? form(this.target.apiUrl, '/webhook', params)
+          : query(this.target.accountUrl, '/webhook', params);
     const body = await this.succeed('webhook', call);
     if (!body) return;
     this.mismatch('webhook', t, 'webhookUrl', body.webhookUrl, webhookUrl);
@@ -184,7 +245,10 @@ export class SoakLoad {
 
   /** getWebhookStatus must show the last acknowledged webhook state (docs/api.md 4.5, 4.7). */
   async status(t: Tracked): Promise<void> {
-    const body = await this.succeed('getWebhookStatus', json(this.target.apiUrl, '/getWebhookStatus', { instanceid: t.instanceid, token: t.token }));
+    const body = await this.succeed(
+      'getWebhookStatus',
+      json(this.target.apiUrl, '/getWebhookStatus', { instanceid: t.instanceid, token: t.token }),
+    );
     if (!body) return;
     this.mismatch('getWebhookStatus', t, 'webhookUrl', body.webhookUrl, t.webhookUrl);
     this.mismatch('getWebhookStatus', t, 'enabled', body.enabled, t.webhookUrl !== '');
@@ -193,24 +257,35 @@ export class SoakLoad {
 
   private async logs(t: Tracked): Promise<void> {
     const limit = 1 + random(100);
-    const body = await this.succeed('getWebhookLogs', query(this.target.apiUrl, '/getWebhookLogs', { instanceid: t.instanceid, token: t.token, limit: String(limit) }));
+    const body = await this.succeed(
+      'getWebhookLogs',
+      query(this.target.apiUrl, '/getWebhookLogs', { instanceid: t.instanceid, token: t.token, limit: String(limit) }),
+    );
     if (!body) return;
     const attempts = Array.isArray(body.attempts) ? body.attempts : [];
-    if (!Array.isArray(body.attempts) || attempts.length > limit) this.problem(`getWebhookLogs of ${t.instanceid} (limit ${limit}) answered ${JSON.stringify(body).slice(0, 200)}`);
+    if (!Array.isArray(body.attempts) || attempts.length > limit)
+      this.problem(`getWebhookLogs of ${t.instanceid} (limit ${limit}) answered ${JSON.stringify(body).slice(0, 200)}`);
     // The receiver answers only 200 and 500; instances without ingest are never notified.
     const wrong = attempts.filter((a) => !t.ingest || (a.status !== 200 && a.status !== 500));
-    if (wrong.length) this.problem(`getWebhookLogs of ${t.instanceid}: unexpected attempts ${JSON.stringify(wrong.slice(0, 3))}`);
+    if (wrong.length)
+      this.problem(`getWebhookLogs of ${t.instanceid}: unexpected attempts ${JSON.stringify(wrong.slice(0, 3))}`);
   }
 
   /** listInstances shows every instance of the account with its acknowledged state (4.3, 4.7);
    * instances with a change in flight are only looked for. `exact`: no creation can be in flight,
    * so the account has no other instance. */
   async list(account: Account, exact = false): Promise<void> {
-    const mine = this.instances.filter((t) => t.account === account).map((t) => ({ t, writes: t.busy ? -1 : t.writes }));
-    const body = await this.succeed('listInstances', query(this.target.accountUrl, '/listInstances', { email: account.email, apikey: account.apikey }));
+    const mine = this.instances
+      .filter((t) => t.account === account)
+      .map((t) => ({ t, writes: t.busy ? -1 : t.writes }));
+    const body = await this.succeed(
+      'listInstances',
+      query(this.target.accountUrl, '/listInstances', { email: account.email, apikey: account.apikey }),
+    );
     if (!body) return;
     const listed = new Map((body.instances ?? []).map((i) => [i.instanceid, i]));
-    if (exact && listed.size !== mine.length) this.problem(`listInstances of ${account.email} shows ${listed.size} instances, ${mine.length} were created`);
+    if (exact && listed.size !== mine.length)
+      this.problem(`listInstances of ${account.email} shows ${listed.size} instances, ${mine.length} were created`);
     for (const { t, writes } of mine) {
       const shown = listed.get(t.instanceid);
       if (!shown) this.problem(`listInstances of ${account.email} lacks the acknowledged instance ${t.instanceid}`);
@@ -225,14 +300,24 @@ export class SoakLoad {
   /** After the load: every acknowledged write is shown by listInstances and getWebhookStatus. */
   async verifyAcknowledged(): Promise<void> {
     for (const account of this.accounts) await this.list(account, true);
-    for (let i = 0; i < this.instances.length; i += 16) await Promise.all(this.instances.slice(i, i + 16).map((t) => this.status(t)));
+    for (let i = 0; i < this.instances.length; i += 16)
+      await Promise.all(this.instances.slice(i, i + 16).map((t) => this.status(t)));
   }
 
   /** Sends an ingest request; `times` says when it was sent (before) and answered (after the answer was read). */
-  private async ingest(op: 'ingestMessage' | 'ingestAck', t: Tracked, body: Record<string, unknown>): Promise<{ answer: Answer | undefined; times: IngestTimes }> {
+  private async ingest(
+    op: 'ingestMessage' | 'ingestAck',
+    t: Tracked,
+    body: Record<string, unknown>,
+  ): Promise<{ answer: Answer | undefined; times: IngestTimes }> {
     const path = `/instances/${t.instanceid}/${op === 'ingestMessage' ? 'messages' : 'acks'}`;
     const sent = this.tick++;
-    const answer = await this.send(op, post(this.target.internalUrl, path, 'application/json', JSON.stringify(body), { authorization: `Bearer ${this.target.internalToken}` }));
+    const answer = await this.send(
+      op,
+      post(this.target.internalUrl, path, 'application/json', JSON.stringify(body), {
+        authorization: `Bearer ${this.target.internalToken}`,
+      }),
+    );
     return { answer, times: { sent, answered: this.tick++ } };
   }
 
@@ -248,7 +333,14 @@ export class SoakLoad {
 
   private async message(t: Tracked): Promise<void> {
     const id = `soak.${++this.messages}`;
-    const body = { id, chatId: '5511999999999@c.us', from: '5511999999999@c.us', senderName: 'Soak', body: `message ${id}`, time: Math.floor(Date.now() / 1000) };
+    const body = {
+      id,
+      chatId: '5511999999999@c.us',
+      from: '5511999999999@c.us',
+      senderName: 'Soak',
+      body: `message ${id}`,
+      time: Math.floor(Date.now() / 1000),
+    };
     const { answer, times } = await this.ingest('ingestMessage', t, body);
     if (!this.accepted('ingestMessage', answer)) return;
     this.expected.set(messageKey(t.instanceid, id), times);

@@ -21,7 +21,13 @@ export class Inspector {
 
   private constructor(private readonly socket: WebSocket) {
     socket.addEventListener('message', (event) => {
-      const reply = JSON.parse(String(event.data)) as { id?: number; method?: string; params?: ExceptionThrown; result?: unknown; error?: { message: string } };
+      const reply = JSON.parse(String(event.data)) as {
+        id?: number;
+        method?: string;
+        params?: ExceptionThrown;
+        result?: unknown;
+        error?: { message: string };
+      };
       if (reply.method === 'Runtime.exceptionThrown' && reply.params) {
         const details = reply.params.exceptionDetails;
         this.uncaught.push(String(details.exception?.description ?? details.text));
@@ -60,10 +66,12 @@ export class Inspector {
         this.pending.delete(id);
         reject(new Error(`${method} got no answer in ${timeoutMs} ms`));
       }, timeoutMs);
-      const settle = <T>(then: (value: T) => void) => (value: T) => {
-        clearTimeout(timer);
-        then(value);
-      };
+      const settle =
+        <T>(then: (value: T) => void) =>
+        (value: T) => {
+          clearTimeout(timer);
+          then(value);
+        };
       this.pending.set(id, { resolve: settle(resolve), reject: settle(reject) });
       this.socket.send(JSON.stringify({ id, method, params }));
     });
@@ -160,7 +168,12 @@ export function growth(samples: Sample[], measuredMs: number): Growth[] {
     const before = median(first.map((s) => s[metric]));
     const after = median(last.map((s) => s[metric]));
     const limit = GROWTH_LIMITS[metric];
-    return { metric, first: before, last: after, growing: after - before > limit.absolute && after - before > limit.relative * before };
+    return {
+      metric,
+      first: before,
+      last: after,
+      growing: after - before > limit.absolute && after - before > limit.relative * before,
+    };
   });
 }
 

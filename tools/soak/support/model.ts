@@ -6,12 +6,25 @@ import type { FlakyReceiver } from './flaky-receiver';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Package durations from the catalogue the API runs with (PACKAGES_FILE is not set). */
 export const DURATION_MS: Record<string, number> = Object.fromEntries(
-  (JSON.parse(readFileSync(join(ROOT, 'config/packages.json'), 'utf8')) as Array<{ packageid: string; durationDays: number }>).map((p) => [p.packageid, p.durationDays * DAY_MS]),
+  (
+    JSON.parse(readFileSync(join(ROOT, 'config/packages.json'), 'utf8')) as Array<{
+      packageid: string;
+      durationDays: number;
+    }>
+  ).map((p) => [p.packageid, p.durationDays * DAY_MS]),
 );
 export const PACKAGES = Object.keys(DURATION_MS);
 export const ACK_STATUSES = ['sent', 'delivered', 'read'];
 
-export type Operation = 'ingestMessage' | 'ingestAck' | 'getWebhookStatus' | 'webhook' | 'renewInstance' | 'getWebhookLogs' | 'listInstances' | 'newInstance';
+export type Operation =
+  | 'ingestMessage'
+  | 'ingestAck'
+  | 'getWebhookStatus'
+  | 'webhook'
+  | 'renewInstance'
+  | 'getWebhookLogs'
+  | 'listInstances'
+  | 'newInstance';
 
 /** Share of each operation in the mix. Creations are few so that listInstances answers, which
  * grow with the account, stay small (a few hundred instances per account after 10 minutes). */

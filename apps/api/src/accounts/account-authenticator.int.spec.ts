@@ -14,7 +14,11 @@ import { AccountAuthenticator } from './account-authenticator';
 const crypto = jest.requireActual<typeof import('node:crypto')>('node:crypto');
 
 /** Every call the authenticator makes to the store, by method, and the events the reads returned. */
-function counting(store: EventStore): { store: EventStore; calls: Record<string, number>; eventsRead: { count: number } } {
+function counting(store: EventStore): {
+  store: EventStore;
+  calls: Record<string, number>;
+  eventsRead: { count: number };
+} {
   const calls: Record<string, number> = {};
   const eventsRead = { count: 0 };
   const wrapped = new Proxy(store, {
@@ -57,7 +61,11 @@ describe('account authentication does the same work for an unknown address as fo
 
     const work = async (email: string, key: string) => {
       const { store, calls, eventsRead } = counting(inner);
-      const auth = new AccountAuthenticator(store, new RateLimits({ accountPerMinute: 0, instancePerMinute: 0, authFailuresPerMinute: 0 }), identity);
+      const auth = new AccountAuthenticator(
+        store,
+        new RateLimits({ accountPerMinute: 0, instancePerMinute: 0, authFailuresPerMinute: 0 }),
+        identity,
+      );
       const folded = jest.spyOn(accountStream, 'evolve');
       const compared = jest.spyOn(crypto, 'timingSafeEqual');
       const hashed = jest.spyOn(crypto, 'createHash');

@@ -2,7 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Codes, Refusal } from '@gw/contract';
 import { accountStreamName, type AccountState } from '@gw/domain-accounts';
 import type { EventStore } from '@gw/event-store';
-import { AccountIdentity, accountStream, decoyAccountState, readState, secretMatches, type CommandScope } from '@gw/application';
+import {
+  AccountIdentity,
+  accountStream,
+  decoyAccountState,
+  readState,
+  secretMatches,
+  type CommandScope,
+} from '@gw/application';
 import { RateLimits } from '../rate-limits/rate-limits';
 import { EVENT_STORE } from '../shared/tokens';
 

@@ -27,7 +27,12 @@ describe('the dashboard files', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const serve = (files: DashboardFiles, pattern: string, path: string, headers: { host?: string } = { host: 'gw.example.com:18080' }) => {
+  const serve = (
+    files: DashboardFiles,
+    pattern: string,
+    path: string,
+    headers: { host?: string } = { host: 'gw.example.com:18080' },
+  ) => {
     const { res, answer } = recorder();
     files.serve(pattern, path, { headers }, res);
     return answer;
@@ -52,20 +57,38 @@ describe('the dashboard files', () => {
     // The instance host the page derives: the host name it was loaded from, on the instance port.
     expect(csp).toContain("connect-src 'self' http://gw.example.com:18081 https://gw.example.com:18081;");
     expect(csp).not.toContain('*');
-    const cspFor = (host: string | undefined) => String(serve(files, '/', '/', { host }).headers['content-security-policy']);
-    expect(cspFor('GW.Example.com')).toContain("connect-src 'self' http://gw.example.com:18081 https://gw.example.com:18081;");
+    const cspFor = (host: string | undefined) =>
+      String(serve(files, '/', '/', { host }).headers['content-security-policy']);
+    expect(cspFor('GW.Example.com')).toContain(
+      "connect-src 'self' http://gw.example.com:18081 https://gw.example.com:18081;",
+    );
     expect(cspFor('127.0.0.1:8080')).toContain("connect-src 'self' http://127.0.0.1:18081 https://127.0.0.1:18081;");
     expect(cspFor('[::1]:8080')).toContain("connect-src 'self' http://[::1]:18081 https://[::1]:18081;");
     // A Host header that is no well-formed name is never written into the policy: own origin only.
-    for (const junk of [undefined, '', 'a b', "evil.example; script-src 'unsafe-inline'", 'evil.example:80:81', '[not-v6]', 'x'.repeat(300), 'evil.example/x', 'user@evil.example']) {
+    for (const junk of [
+      undefined,
+      '',
+      'a b',
+      "evil.example; script-src 'unsafe-inline'",
+      'evil.example:80:81',
+      '[not-v6]',
+      'x'.repeat(300),
+      'evil.example/x',
+      'user@evil.example',
+    ]) {
       expect(cspFor(junk)).toContain("connect-src 'self'; base-uri");
     }
     const behindProxy = DashboardFiles.load({ ...SETTINGS, publicApiUrl: 'https://api.example.com/gw' }, dir);
-    expect(String(serve(behindProxy, '/', '/').headers['content-security-policy'])).toContain("connect-src 'self' https://api.example.com;");
+    expect(String(serve(behindProxy, '/', '/').headers['content-security-policy'])).toContain(
+      "connect-src 'self' https://api.example.com;",
+    );
   });
 
   it('escapes what could close the data block', () => {
-    const files = DashboardFiles.load({ ...SETTINGS, packages: [{ packageid: '</script><script>alert(1)</script>', durationDays: 1 }] }, dir);
+    const files = DashboardFiles.load(
+      { ...SETTINGS, packages: [{ packageid: '</script><script>alert(1)</script>', durationDays: 1 }] },
+      dir,
+    );
     const page = serve(files, '/', '/').body;
     expect(page.match(/<\/script>/g)).toHaveLength(2);
     expect(page).toContain('\\u003c/script>');
@@ -75,7 +98,10 @@ describe('the dashboard files', () => {
     const files = DashboardFiles.load(SETTINGS, dir);
     const script = serve(files, '/assets/:file', '/assets/main-1.js');
     expect(script).toMatchObject({ status: 200, body: 'console.log(1)' });
-    expect(script.headers).toMatchObject({ 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' });
+    expect(script.headers).toMatchObject({
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'public, max-age=31536000, immutable',
+    });
     for (const path of ['/assets/notes.txt', '/assets/missing.js', '/assets/..%2Findex.html']) {
       const missing = serve(files, '/assets/:file', path);
       expect(missing.status).toBe(404);
@@ -88,6 +114,10 @@ describe('the dashboard files', () => {
     expect(files.built).toBe(false);
     const page = serve(files, '/', '/');
     expect(page.status).toBe(404);
-    expect(JSON.parse(page.body)).toMatchObject({ success: false, msg: ['0013'], details: [{ message: 'the dashboard is not built (npm run build)' }] });
+    expect(JSON.parse(page.body)).toMatchObject({
+      success: false,
+      msg: ['0013'],
+      details: [{ message: 'the dashboard is not built (npm run build)' }],
+    });
   });
 });

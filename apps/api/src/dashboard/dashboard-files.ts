@@ -25,7 +25,8 @@ const TYPES: Record<string, string> = {
  * sources and in the build output under dist/. */
 function findDashboardBundle(from = __dirname): string {
   for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'dist'))) return join(dir, 'dist', 'apps', 'dashboard');
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'dist')))
+      return join(dir, 'dist', 'apps', 'dashboard');
   }
   return join(process.cwd(), 'dist', 'apps', 'dashboard');
 }
@@ -51,7 +52,9 @@ export class DashboardFiles implements StaticFiles {
     if (!existsSync(index)) return new DashboardFiles(undefined, new Map(), settings);
     const assetsDir = join(dir, 'assets');
     const assets = new Map(
-      (existsSync(assetsDir) ? readdirSync(assetsDir) : []).filter((name) => TYPES[extname(name)]).map((name) => [name, readFileSync(join(assetsDir, name))]),
+      (existsSync(assetsDir) ? readdirSync(assetsDir) : [])
+        .filter((name) => TYPES[extname(name)])
+        .map((name) => [name, readFileSync(join(assetsDir, name))]),
     );
     return new DashboardFiles(readFileSync(index, 'utf8'), assets, settings);
   }
@@ -68,7 +71,11 @@ export class DashboardFiles implements StaticFiles {
     if (pattern === '/' && this.page !== undefined) {
       const html = this.page.replace('<!--gw-settings-->', () => this.settingsBlock());
       // The policy names the host the page was asked for: a cache must not give it to another.
-      sendFile(res, 'text/html; charset=utf-8', Buffer.from(html), { ...this.pageHeaders(req.headers.host), 'cache-control': 'no-cache', vary: 'Host' });
+      sendFile(res, 'text/html; charset=utf-8', Buffer.from(html), {
+        ...this.pageHeaders(req.headers.host),
+        'cache-control': 'no-cache',
+        vary: 'Host',
+      });
       return;
     }
     const asset = pattern === '/assets/:file' ? this.assets.get(path.slice('/assets/'.length)) : undefined;
@@ -78,14 +85,23 @@ export class DashboardFiles implements StaticFiles {
       sendFile(res, TYPES[extname(name)], asset, { 'cache-control': 'public, max-age=31536000, immutable' });
       return;
     }
-    const missing = [{ code: Codes.UnknownOperation, message: this.built ? 'unknown file' : 'the dashboard is not built (npm run build)' }];
+    const missing = [
+      {
+        code: Codes.UnknownOperation,
+        message: this.built ? 'unknown file' : 'the dashboard is not built (npm run build)',
+      },
+    ];
     tagFailure(res, missing);
     sendJson(res, 404, failureEnvelope(missing));
   }
 
   /** The settings as a JSON data block; `<` is escaped so that no value can close the element. */
   private settingsBlock(): string {
-    const json = JSON.stringify({ apiUrl: this.settings.publicApiUrl, apiPort: this.apiPort, packages: this.settings.packages }).replace(/</g, '\\u003c');
+    const json = JSON.stringify({
+      apiUrl: this.settings.publicApiUrl,
+      apiPort: this.apiPort,
+      packages: this.settings.packages,
+    }).replace(/</g, '\\u003c');
     return `<script id="gw-settings" type="application/json">${json}</script>`;
   }
 
@@ -93,7 +109,9 @@ export class DashboardFiles implements StaticFiles {
    * elsewhere. The instance host is PUBLIC_API_URL's origin, or else the one the page derives from
    * the host name it was loaded from (`hostHeader`), never any host on that port. */
   private pageHeaders(hostHeader: string | undefined): Record<string, string> {
-    const instanceHost = this.settings.publicApiUrl ? [new URL(this.settings.publicApiUrl).origin] : instanceHostSources(hostHeader, this.apiPort);
+    const instanceHost = this.settings.publicApiUrl
+      ? [new URL(this.settings.publicApiUrl).origin]
+      : instanceHostSources(hostHeader, this.apiPort);
     return {
       'content-security-policy': [
         "default-src 'none'",

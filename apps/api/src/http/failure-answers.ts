@@ -27,24 +27,33 @@ export class FailureAnswers {
   send(error: unknown, host: HostName, req: IncomingMessage, res: ServerResponse): void {
     // Stage 1 and 2 refusals (form, authentication) spend the source's budget on the public hosts;
     // the ingest host counts only wrong bearer tokens, which its listener handles.
-    if (error instanceof Refusal && error.kind === 'request' && host !== 'internal') this.limits.failed('public', req.socket.remoteAddress ?? '');
+    if (error instanceof Refusal && error.kind === 'request' && host !== 'internal')
+      this.limits.failed('public', req.socket.remoteAddress ?? '');
     const { status, violations } = this.classify(error);
     tagFailure(res, violations);
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    const headers = error instanceof Refusal && error.retryAfterSeconds !== undefined ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
+    const headers =
+      error instanceof Refusal && error.retryAfterSeconds !== undefined
+        ? { 'retry-after': String(error.retryAfterSeconds) }
+        : undefined;
     sendJson(res, status === 200 ? failureStatus(host, violations) : status, failureEnvelope(violations), headers);
   }
 
   private classify(error: unknown): { status: number; violations: readonly Violation[] } {
     if (error instanceof Refusal) return { status: 200, violations: error.violations };
     if (error instanceof ConflictRetriesExhausted) {
-      this.logger.warn('command gave up after concurrent changes', { stream: error.streamName, attempts: error.attempts });
+      this.logger.warn('command gave up after concurrent changes', {
+        stream: error.streamName,
+        attempts: error.attempts,
+      });
       return {
         status: 200,
-        violations: [{ code: Codes.ConcurrentChange, message: 'the instance kept changing concurrently; retry the request' }],
+        violations: [
+          { code: Codes.ConcurrentChange, message: 'the instance kept changing concurrently; retry the request' },
+        ],
       };
     }
     if (error instanceof EventStoreUnavailableError || error instanceof ReadModelLagError) {

@@ -29,7 +29,12 @@ export interface HostOptions {
  * and parsing the body, the request log; then the executor runs the operation. Each host only
  * ever routes to its own operations.
  */
-function createHostHandler(host: HostName, executor: OperationExecutor, logger: Logger, options: HostOptions = {}): RequestListener {
+function createHostHandler(
+  host: HostName,
+  executor: OperationExecutor,
+  logger: Logger,
+  options: HostOptions = {},
+): RequestListener {
   const requests = executor.metrics.requests;
   return (req, res) => {
     const started = process.hrtime.bigint();
@@ -109,7 +114,9 @@ async function handle(
   if (!decodable(path)) {
     // A path parameter (the ingest host's instance id) with a malformed percent-escape.
     req.resume();
-    const malformed = [{ code: Codes.MalformedParameter, field: 'path', message: 'the path has a malformed percent-escape' }];
+    const malformed = [
+      { code: Codes.MalformedParameter, field: 'path', message: 'the path has a malformed percent-escape' },
+    ];
     tagFailure(res, malformed);
     sendJson(res, host === 'internal' ? 400 : 200, failureEnvelope(malformed));
     return;
@@ -124,7 +131,9 @@ async function handle(
   const wait = options.sourceWait?.(source) ?? 0;
   if (wait > 0) {
     req.resume();
-    const throttled = [{ code: Codes.TooManyRequests, message: `too many failed requests from this address; retry after ${wait} s` }];
+    const throttled = [
+      { code: Codes.TooManyRequests, message: `too many failed requests from this address; retry after ${wait} s` },
+    ];
     tagFailure(res, throttled);
     sendJson(res, failureStatus(host, throttled), failureEnvelope(throttled), { 'retry-after': String(wait) });
     return;
@@ -142,14 +151,20 @@ async function handle(
   try {
     const raw = await readBody(req);
     // Account-host operations take the query string only; their body is read (to its limit) and dropped.
-    if (host !== 'account') body = parseBody(req.headers['content-type'], raw, host === 'internal' ? ['application/json'] : undefined);
+    if (host !== 'account')
+      body = parseBody(req.headers['content-type'], raw, host === 'internal' ? ['application/json'] : undefined);
   } catch (error) {
     if (!(error instanceof UnreadableBody)) throw error;
     // A stage-1 failure on a public host; the ingest host counts only wrong bearer tokens.
     if (host !== 'internal') options.failed?.(source);
     tagFailure(res, [error.violation]);
     // An oversized body is not read to its end, so the connection cannot be reused.
-    sendJson(res, failureStatus(host, [error.violation], error.tooLarge), failureEnvelope([error.violation]), error.tooLarge ? { connection: 'close' } : {});
+    sendJson(
+      res,
+      failureStatus(host, [error.violation], error.tooLarge),
+      failureEnvelope([error.violation]),
+      error.tooLarge ? { connection: 'close' } : {},
+    );
     return;
   }
   // The ingest host takes its parameters from the JSON body and the path only.
@@ -168,7 +183,11 @@ function decodable(path: string): boolean {
 
 /** Starts one listener per host and resolves once all of them listen. */
 /** The variable that sets each host's port (README, Configuration), named when the port is taken. */
-const PORT_VARIABLES: Record<HostName, string> = { account: 'ACCOUNT_PORT', instance: 'API_PORT', internal: 'INTERNAL_PORT' };
+const PORT_VARIABLES: Record<HostName, string> = {
+  account: 'ACCOUNT_PORT',
+  instance: 'API_PORT',
+  internal: 'INTERNAL_PORT',
+};
 
 export function listenOnHosts(
   hosts: Array<{ host: HostName; port: number; address: string; options?: HostOptions }>,
@@ -178,7 +197,14 @@ export function listenOnHosts(
   return Promise.all(
     hosts.map(({ host, port, address, options }) =>
       startListener(
-        { name: host, port, address, portVariable: PORT_VARIABLES[host], routes: ROUTES[host], handler: createHostHandler(host, executor, logger, options) },
+        {
+          name: host,
+          port,
+          address,
+          portVariable: PORT_VARIABLES[host],
+          routes: ROUTES[host],
+          handler: createHostHandler(host, executor, logger, options),
+        },
         logger,
       ),
     ),

@@ -35,14 +35,23 @@ export class OperationExecutor {
     for (const route of OPERATION_ROUTES) {
       const pathParams = route.path
         .split('/')
-        .flatMap((segment, index): Array<[number, string]> => (segment.startsWith(':') ? [[index, segment.slice(1)]] : []));
+        .flatMap((segment, index): Array<[number, string]> =>
+          segment.startsWith(':') ? [[index, segment.slice(1)]] : [],
+        );
       this.bound.set(`${route.host} ${route.path}`, { route, pathParams });
     }
   }
 
   /** Runs the operation at `pattern` (a route of `host`) and answers; never throws. The internal
    * host's `/metrics` is answered here too, behind the same bearer check and failure answers. */
-  async execute(host: HostName, pattern: string, path: string, params: RequestParams, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async execute(
+    host: HostName,
+    pattern: string,
+    path: string,
+    params: RequestParams,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
     try {
       if (host === 'internal' && pattern === '/metrics') {
         const text = await this.metrics.text();

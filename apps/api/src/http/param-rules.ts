@@ -1,5 +1,18 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, Validate, ValidateBy } from 'class-validator';
+import {
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  Validate,
+  ValidateBy,
+} from 'class-validator';
 import { Codes, type ErrorCode } from '@gw/contract';
 import { NOTIFICATION_KINDS } from '@gw/domain-instances';
 import { isKindSet, MAX_EVENTS_LENGTH } from '../webhooks/notification-kinds-param';
@@ -13,7 +26,11 @@ const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
  * string rule after this one reports it as 0002. */
 const IsGiven = (allowEmpty: boolean, message: string) =>
   ValidateBy(
-    { name: 'isGiven', constraints: [allowEmpty], validator: { validate: (value: unknown) => value !== undefined && (allowEmpty || value !== '') } },
+    {
+      name: 'isGiven',
+      constraints: [allowEmpty],
+      validator: { validate: (value: unknown) => value !== undefined && (allowEmpty || value !== '') },
+    },
     withCode(Codes.MissingParameter, message),
   );
 
@@ -23,7 +40,9 @@ const WellFormed = () =>
   ValidateBy(
     {
       name: 'isWellFormed',
-      validator: { validate: (value: unknown) => typeof value === 'string' && value.isWellFormed() && !value.includes('\ufffd') },
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && value.isWellFormed() && !value.includes('\ufffd'),
+      },
     },
     withCode(Codes.MalformedParameter, '$property must be well-formed UTF-8 text'),
   );
@@ -75,7 +94,14 @@ export function OptionalText(maxLength: number, allowControl = false): PropertyD
     IsOptional(),
     IsString(withCode(Codes.MalformedParameter, '$property must be a string')),
     MaxLength(maxLength, withCode(Codes.MalformedParameter, `$property must be at most ${maxLength} characters`)),
-    ...(allowControl ? [] : [Matches(NO_CONTROL_CHARACTERS, withCode(Codes.MalformedParameter, '$property must not contain control characters'))]),
+    ...(allowControl
+      ? []
+      : [
+          Matches(
+            NO_CONTROL_CHARACTERS,
+            withCode(Codes.MalformedParameter, '$property must not contain control characters'),
+          ),
+        ]),
     WellFormed(),
   );
 }
@@ -86,14 +112,24 @@ export function NotificationKindsParam(): PropertyDecorator {
   return applyDecorators(
     OptionalText(MAX_EVENTS_LENGTH),
     ValidateBy(
-      { name: 'isKindSet', constraints: [NOTIFICATION_KINDS], validator: { validate: (value: unknown) => typeof value === 'string' && isKindSet(value) } },
-      withCode(Codes.MalformedParameter, `$property must list one or more of ${NOTIFICATION_KINDS.join(', ')}, separated by commas`),
+      {
+        name: 'isKindSet',
+        constraints: [NOTIFICATION_KINDS],
+        validator: { validate: (value: unknown) => typeof value === 'string' && isKindSet(value) },
+      },
+      withCode(
+        Codes.MalformedParameter,
+        `$property must list one or more of ${NOTIFICATION_KINDS.join(', ')}, separated by commas`,
+      ),
     ),
   );
 }
 
 export function OptionalBoolean(): PropertyDecorator {
-  return applyDecorators(IsOptional(), IsBoolean(withCode(Codes.MalformedParameter, '$property must be true or false')));
+  return applyDecorators(
+    IsOptional(),
+    IsBoolean(withCode(Codes.MalformedParameter, '$property must be true or false')),
+  );
 }
 
 /** A required Unix time in whole seconds. */

@@ -10,12 +10,18 @@ describe('request parameters', () => {
   });
 
   it('reports a JSON key given twice as repeated, so the operation refuses it', () => {
-    const { repeated } = mergeParams({ query: new Map(), body: json('{"token":"a","token":"b","instanceid":"i"}') }, ['token', 'instanceid']);
+    const { repeated } = mergeParams({ query: new Map(), body: json('{"token":"a","token":"b","instanceid":"i"}') }, [
+      'token',
+      'instanceid',
+    ]);
     expect(repeated).toEqual(['token']);
   });
 
   it('takes the body over the query, and repeated names only count within the source used', () => {
-    const query = new Map([['token', ['q1', 'q2']], ['instanceid', ['qi']]]);
+    const query = new Map([
+      ['token', ['q1', 'q2']],
+      ['instanceid', ['qi']],
+    ]);
     const merged = mergeParams({ query, body: json('{"token":"b"}') }, ['token', 'instanceid']);
     expect(merged).toEqual({ values: { token: 'b', instanceid: 'qi' }, repeated: [] });
   });

@@ -15,7 +15,10 @@ export interface RequestParams {
 /** A request whose body cannot be read (code 0009). */
 export class UnreadableBody extends Error {
   readonly violation: Violation;
-  constructor(message: string, readonly tooLarge = false) {
+  constructor(
+    message: string,
+    readonly tooLarge = false,
+  ) {
     super(message);
     this.name = 'UnreadableBody';
     this.violation = { code: Codes.UnreadableBody, field: 'body', message };
@@ -83,10 +86,17 @@ const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded'];
 
 /** Parses a body by its content type (JSON object or urlencoded form, or fewer where `accepted`
  * says so); empty is no body. */
-export function parseBody(contentType: string | undefined, raw: Buffer, accepted: readonly string[] = BODY_TYPES): ParamSource {
+export function parseBody(
+  contentType: string | undefined,
+  raw: Buffer,
+  accepted: readonly string[] = BODY_TYPES,
+): ParamSource {
   if (raw.length === 0) return new Map();
   const [mediaType, ...parameters] = (contentType ?? '').split(';').map((part) => part.trim().toLowerCase());
-  const charset = parameters.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  const charset = parameters
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8' && charset !== 'us-ascii') {
     throw new UnreadableBody(`unsupported charset "${charset}"; send utf-8`);
   }
@@ -130,8 +140,10 @@ export function repeatedTopLevelKeys(text: string): string[] {
   // Character codes rather than one-character strings: this runs on every JSON request.
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x7b || c === 0x5b) depth++; // { [
-    else if (c === 0x7d || c === 0x5d) depth--; // } ]
+    if (c === 0x7b || c === 0x5b)
+      depth++; // { [
+    else if (c === 0x7d || c === 0x5d)
+      depth--; // } ]
     else if (c === 0x22) {
       let end = i + 1;
       let escaped = false;
@@ -142,7 +154,12 @@ export function repeatedTopLevelKeys(text: string): string[] {
         } else end += 1;
       }
       let next = end + 1;
-      for (let d = text.charCodeAt(next); d === 0x20 || d === 0x09 || d === 0x0a || d === 0x0d; d = text.charCodeAt(next)) next++;
+      for (
+        let d = text.charCodeAt(next);
+        d === 0x20 || d === 0x09 || d === 0x0a || d === 0x0d;
+        d = text.charCodeAt(next)
+      )
+        next++;
       if (depth === 1 && text.charCodeAt(next) === 0x3a) {
         const key = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
         if (seen.has(key)) repeated.add(key);
@@ -178,7 +195,10 @@ function decodeFormComponent(text: string): string {
  * The parameters an operation sees: from the body where it has the name, else from the query.
  * `repeated` lists names given more than once within the source that was used.
  */
-export function mergeParams(params: RequestParams, names: readonly string[]): { values: Record<string, unknown>; repeated: string[] } {
+export function mergeParams(
+  params: RequestParams,
+  names: readonly string[],
+): { values: Record<string, unknown>; repeated: string[] } {
   const values: Record<string, unknown> = {};
   const repeated: string[] = [];
   for (const name of names) {

@@ -19,7 +19,9 @@ export const ROUTES: Record<HostName, RouteTable> = Object.fromEntries(
   (['account', 'instance', 'internal'] as const).map((host) => [
     host,
     {
-      ...Object.fromEntries(OPERATION_ROUTES.filter((route) => route.host === host).map((route) => [route.path, route.methods])),
+      ...Object.fromEntries(
+        OPERATION_ROUTES.filter((route) => route.host === host).map((route) => [route.path, route.methods]),
+      ),
       ...SERVICE_ROUTES[host],
     },
   ]),

@@ -34,7 +34,8 @@ function compile(dtoClass: new () => object): RulePass | null {
   const byProperty = new Map<string, PropertyRules>();
   for (const metadata of metadatas) {
     let rules = byProperty.get(metadata.propertyName);
-    if (!rules) byProperty.set(metadata.propertyName, (rules = { property: metadata.propertyName, conditions: [], checks: [] }));
+    if (!rules)
+      byProperty.set(metadata.propertyName, (rules = { property: metadata.propertyName, conditions: [], checks: [] }));
     if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION) {
       rules.conditions.push(metadata.constraints[0] as (object: object, value: unknown) => boolean);
     } else if (metadata.type === ValidationTypes.CUSTOM_VALIDATION && !metadata.each) {

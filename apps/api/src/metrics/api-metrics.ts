@@ -18,8 +18,16 @@ export class ApiMetrics {
     collectDefaultMetrics({ register: this.registry });
     store.registerIn(this.registry);
     const gauges = [
-      ['gw_rate_limit_keys', 'Keys the rate limiter holds a bucket for, by limit (account, instance, source: failures on the public hosts, ingest_source: on the ingest host).', 'keys'],
-      ['gw_rate_limit_bytes', 'Estimated bytes the rate limiter holds, by limit; bounded whatever requests carry.', 'bytes'],
+      [
+        'gw_rate_limit_keys',
+        'Keys the rate limiter holds a bucket for, by limit (account, instance, source: failures on the public hosts, ingest_source: on the ingest host).',
+        'keys',
+      ],
+      [
+        'gw_rate_limit_bytes',
+        'Estimated bytes the rate limiter holds, by limit; bounded whatever requests carry.',
+        'bytes',
+      ],
     ] as const;
     for (const [name, help, measure] of gauges) {
       new Gauge({

@@ -19,7 +19,9 @@ export const OPERATION_NAMES: Record<HostName, Readonly<Record<string, string>>>
   (['account', 'instance', 'internal'] as const).map((host) => [
     host,
     {
-      ...Object.fromEntries(OPERATION_ROUTES.filter((route) => route.host === host).map((route) => [route.path, route.name])),
+      ...Object.fromEntries(
+        OPERATION_ROUTES.filter((route) => route.host === host).map((route) => [route.path, route.name]),
+      ),
       ...SERVICE_NAMES[host],
     },
   ]),

@@ -98,7 +98,11 @@ class MeasuredEventStore implements EventStore {
     if (inner.completeDeletes) this.completeDeletes = () => inner.completeDeletes!();
   }
 
-  async append(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+  async append(
+    streamName: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
     const started = performance.now();
     try {
       const result = await this.inner.append(streamName, events, expected);

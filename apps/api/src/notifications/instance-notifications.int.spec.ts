@@ -3,7 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withEventSchemas } from '@gw/application';
-import { isNotificationEvent, notificationHistory, notificationsStreamName, type NotificationBody, type NotificationEvent } from '@gw/domain-notifications';
+import {
+  isNotificationEvent,
+  notificationHistory,
+  notificationsStreamName,
+  type NotificationBody,
+  type NotificationEvent,
+} from '@gw/domain-notifications';
 import type { EventStore, RecordedEvent, StreamRange } from '@gw/event-store';
 import { SqliteEventStore } from '@gw/event-store/sqlite';
 import { InstanceNotifications, type InstanceNotificationsView } from './instance-notifications';
@@ -13,12 +19,30 @@ const at = '2026-11-23T10:00:00.000Z';
 const bodyOf = (instanceId: string, sequence: number): NotificationBody => ({
   instanceId,
   sequence,
-  messages: [{ id: `m${sequence}`, fromMe: false, type: 'chat', time: 1_767_225_600 + sequence, sealed: `pd2.20261123.0000000${sequence % 10}.x` }],
+  messages: [
+    {
+      id: `m${sequence}`,
+      fromMe: false,
+      type: 'chat',
+      time: 1_767_225_600 + sequence,
+      sealed: `pd2.20261123.0000000${sequence % 10}.x`,
+    },
+  ],
 });
 
 function created(instanceId: string, sequence: number): NotificationEvent {
   const body = bodyOf(instanceId, sequence);
-  return { type: 'NotificationCreated', data: { instanceId, webhookId: `msg_${sequence}`, sequence, body, sourceEventIds: [`src-${sequence}`], createdAt: at } };
+  return {
+    type: 'NotificationCreated',
+    data: {
+      instanceId,
+      webhookId: `msg_${sequence}`,
+      sequence,
+      body,
+      sourceEventIds: [`src-${sequence}`],
+      createdAt: at,
+    },
+  };
 }
 const delivered = (instanceId: string, sequence: number): NotificationEvent => ({
   type: 'NotificationDelivered',
@@ -70,12 +94,19 @@ describe('InstanceNotifications: histories held between requests, on the embedde
   async function append(instanceId: string, events: NotificationEvent[]): Promise<void> {
     const name = notificationsStreamName(instanceId);
     const expected = revision.get(name) ?? 'no_stream';
-    const result = await store.append(name, events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data })), expected);
+    const result = await store.append(
+      name,
+      events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data })),
+      expected,
+    );
     revision.set(name, result.nextExpectedRevision);
   }
   /** What folding the whole stream once gives: the reference. */
   async function wholeFold(instanceId: string) {
-    const events = (await store.readStream(notificationsStreamName(instanceId))).map(({ type, data }) => ({ type, data }));
+    const events = (await store.readStream(notificationsStreamName(instanceId))).map(({ type, data }) => ({
+      type,
+      data,
+    }));
     return notificationHistory(events.filter(isNotificationEvent));
   }
 
@@ -128,7 +159,9 @@ describe('InstanceNotifications: histories held between requests, on the embedde
     await append('i1', events);
     const view = await held.read('i1');
     counting.eventsRead = 0;
-    expect(view.refs(3, 5, 100)).toEqual([3, 4, 5].map((sequence) => ({ webhookId: `msg_${sequence}`, sequence, createdRevision: 2 * (sequence - 1) })));
+    expect(view.refs(3, 5, 100)).toEqual(
+      [3, 4, 5].map((sequence) => ({ webhookId: `msg_${sequence}`, sequence, createdRevision: 2 * (sequence - 1) })),
+    );
     expect(counting.eventsRead).toBe(0);
     // A reader that stops after the first record has read the first few bodies only.
     for await (const record of view.withBodies(1, 100)) {
@@ -183,7 +216,10 @@ describe('InstanceNotifications: histories held between requests, on the embedde
     expect(await pageOf(again, 1, 100)).toEqual(await wholeFold('a'));
 
     // An instance over the budget alone is answered, and not held; it does not push the others out.
-    await append('c', [1, 2, 3, 4, 5, 6].map((sequence) => created('c', sequence)));
+    await append(
+      'c',
+      [1, 2, 3, 4, 5, 6].map((sequence) => created('c', sequence)),
+    );
     const big = await held.read('c');
     expect(big.lastSequence).toBe(6);
     expect(await pageOf(big, 1, 100)).toEqual(await wholeFold('c'));

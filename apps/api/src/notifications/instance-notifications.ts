@@ -83,15 +83,21 @@ export class InstanceNotifications {
     const history = await this.current(instanceId);
     const lastSequence = history.lastSequence;
     // The held history may move on meanwhile (another request caught up): the view stays at its moment.
-    const between = (from: number, to: number, limit: number) => history.between(from, Math.min(to, lastSequence), limit);
+    const between = (from: number, to: number, limit: number) =>
+      history.between(from, Math.min(to, lastSequence), limit);
     const bodies = (records: NotificationRecord<bigint>[]) => this.bodies(instanceId, records);
     return {
       lastSequence,
       refs: (from, to, limit) =>
-        between(from, to, limit).map(({ webhookId, sequence, body }) => ({ webhookId, sequence, createdRevision: Number(body) })),
+        between(from, to, limit).map(({ webhookId, sequence, body }) => ({
+          webhookId,
+          sequence,
+          createdRevision: Number(body),
+        })),
       async *withBodies(from, limit) {
         const page = between(from, lastSequence, limit);
-        for (let start = 0; start < page.length; start += BODIES_PER_READ) yield* await bodies(page.slice(start, start + BODIES_PER_READ));
+        for (let start = 0; start < page.length; start += BODIES_PER_READ)
+          yield* await bodies(page.slice(start, start + BODIES_PER_READ));
       },
     };
   }
@@ -139,7 +145,10 @@ export class InstanceNotifications {
 
   /** The records with their bodies, read from their NotificationCreated events. */
   private async bodies(instanceId: string, records: NotificationRecord<bigint>[]): Promise<NotificationRecord[]> {
-    const found = await this.bodiesAt(instanceId, records.map((record) => record.body));
+    const found = await this.bodiesAt(
+      instanceId,
+      records.map((record) => record.body),
+    );
     return records.map((record) => ({ ...record, body: found.get(record.body)! }));
   }
 
@@ -153,9 +162,13 @@ export class InstanceNotifications {
       const from = revisions[index];
       const last = revisions[revisions.length - 1];
       const span = last - from + 1n;
-      const events = await this.store.readStream(stream, { fromRevision: from, maxCount: span < BigInt(BODY_SPAN) ? Number(span) : BODY_SPAN });
+      const events = await this.store.readStream(stream, {
+        fromRevision: from,
+        maxCount: span < BigInt(BODY_SPAN) ? Number(span) : BODY_SPAN,
+      });
       for (const event of events) {
-        if (event.type === 'NotificationCreated') found.set(event.revision, (event.data as NotificationCreated['data']).body);
+        if (event.type === 'NotificationCreated')
+          found.set(event.revision, (event.data as NotificationCreated['data']).body);
       }
       while (index < revisions.length && found.has(revisions[index])) index += 1;
       // A revision the read covered but did not find: the stream lost it (never expected).

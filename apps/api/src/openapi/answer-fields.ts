@@ -2,6 +2,11 @@ import { NOTIFICATION_KINDS } from '@gw/domain-instances';
 import { arrayOf, oneOfValues, optional, text } from './json-schema';
 
 /** Fields that several operations answer with, described once. */
-export const kinds = arrayOf(oneOfValues(NOTIFICATION_KINDS), 'the notification kinds in force, in canonical order (docs/api.md 8.4)');
-export const signingSecret = optional(text('the whsec_ signing secret; present once one exists (docs/api.md section 6)'));
+export const kinds = arrayOf(
+  oneOfValues(NOTIFICATION_KINDS),
+  'the notification kinds in force, in canonical order (docs/api.md 8.4)',
+);
+export const signingSecret = optional(
+  text('the whsec_ signing secret; present once one exists (docs/api.md section 6)'),
+);
 export const instanceStatus = oneOfValues(['active', 'expired'] as const, 'active while now < expiresAt');

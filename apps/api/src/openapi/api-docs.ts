@@ -39,11 +39,18 @@ export class ApiDocs implements StaticFiles {
     const title = (document['info'] as { title: string }).title;
     const assets = vendoredFiles();
     this.files = new Map([
-      ['/openapi.json', { type: 'application/json; charset=utf-8', body: Buffer.from(JSON.stringify(document)), cache: 'no-cache' }],
+      [
+        '/openapi.json',
+        { type: 'application/json; charset=utf-8', body: Buffer.from(JSON.stringify(document)), cache: 'no-cache' },
+      ],
       ['/docs', { type: 'text/html; charset=utf-8', body: Buffer.from(docsPage(title)), cache: 'no-cache' }],
       ...Object.entries(DOCS_FILES).map(([name, file]): [string, { type: string; body: Buffer; cache: string }] => [
         `/docs/${name}`,
-        { type: file.type, body: file.from === 'project' ? Buffer.from(DOCS_SCRIPT) : (assets.get(name) as Buffer), cache: 'public, max-age=3600' },
+        {
+          type: file.type,
+          body: file.from === 'project' ? Buffer.from(DOCS_SCRIPT) : (assets.get(name) as Buffer),
+          cache: 'public, max-age=3600',
+        },
       ]),
     ]);
   }

@@ -17,20 +17,28 @@ export type AnySchema = { readonly json: JsonSchema; readonly optional?: boolean
 /** A field that may be left out of its object. */
 export type Optional<T> = Schema<T> & { readonly optional: true };
 
-type Fields<T> = { [K in keyof T]-?: undefined extends T[K] ? Optional<Exclude<T[K], undefined>> : Schema<T[K]> & { readonly optional?: false } };
+type Fields<T> = {
+  [K in keyof T]-?: undefined extends T[K]
+    ? Optional<Exclude<T[K], undefined>>
+    : Schema<T[K]> & { readonly optional?: false };
+};
 
 type ShapeOf<S> = S extends Schema<infer T> ? T : never;
 
 const schema = <T>(json: JsonSchema): Schema<T> => ({ json });
 
-export const text = (description?: string): Schema<string> => schema({ type: 'string', ...(description ? { description } : {}) });
+export const text = (description?: string): Schema<string> =>
+  schema({ type: 'string', ...(description ? { description } : {}) });
 
 /** An ISO 8601 UTC time with milliseconds (docs/api.md section 4). */
-export const timestamp = (description?: string): Schema<string> => schema({ type: 'string', format: 'date-time', ...(description ? { description } : {}) });
+export const timestamp = (description?: string): Schema<string> =>
+  schema({ type: 'string', format: 'date-time', ...(description ? { description } : {}) });
 
-export const integer = (description?: string): Schema<number> => schema({ type: 'integer', ...(description ? { description } : {}) });
+export const integer = (description?: string): Schema<number> =>
+  schema({ type: 'integer', ...(description ? { description } : {}) });
 
-export const boolean = (description?: string): Schema<boolean> => schema({ type: 'boolean', ...(description ? { description } : {}) });
+export const boolean = (description?: string): Schema<boolean> =>
+  schema({ type: 'boolean', ...(description ? { description } : {}) });
 
 export const constant = <const V extends string | boolean>(value: V): Schema<V> => schema({ const: value });
 
@@ -42,7 +50,8 @@ export const nullable = <T>(inner: Schema<T>): Schema<T | null> => schema({ anyO
 export const arrayOf = <T>(items: Schema<T>, description?: string): Schema<T[]> =>
   schema({ type: 'array', items: items.json, ...(description ? { description } : {}) });
 
-export const oneOf = <S extends AnySchema[]>(...schemas: S): Schema<ShapeOf<S[number]>> => schema({ oneOf: schemas.map((s) => s.json) });
+export const oneOf = <S extends AnySchema[]>(...schemas: S): Schema<ShapeOf<S[number]>> =>
+  schema({ oneOf: schemas.map((s) => s.json) });
 
 export const optional = <T>(inner: Schema<T>): Optional<T> => ({ json: inner.json, optional: true });
 

@@ -7,15 +7,34 @@ import { RequiredText } from '../http/param-rules';
 import { openApiDocument, preflighted, type PublicHost } from './openapi-document';
 import { paramDocs } from './param-schema';
 
-type Doc = { paths: Record<string, Record<string, { operationId: string; parameters: Array<{ name: string; in: string; required: boolean }>; requestBody?: any; responses: any }>>; components: any };
+type Doc = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string;
+        parameters: Array<{ name: string; in: string; required: boolean }>;
+        requestBody?: any;
+        responses: any;
+      }
+    >
+  >;
+  components: any;
+};
 
 const HOSTS: PublicHost[] = ['account', 'instance'];
 const documentOf = (host: PublicHost) => openApiDocument(host) as unknown as Doc;
 const routeKeys = (host: PublicHost) =>
   Object.entries(ROUTES[host]).flatMap(([pattern, methods]) =>
-    [...methods, ...(preflighted(host, pattern) ? ['OPTIONS'] : [])].map((method) => `${method} ${pattern.replace(/:([^/]+)/g, '{$1}')}`),
+    [...methods, ...(preflighted(host, pattern) ? ['OPTIONS'] : [])].map(
+      (method) => `${method} ${pattern.replace(/:([^/]+)/g, '{$1}')}`,
+    ),
   );
-const documentedKeys = (doc: Doc) => Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+const documentedKeys = (doc: Doc) =>
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+  );
 
 describe.each(HOSTS)('the OpenAPI description of the %s host', (host) => {
   const doc = documentOf(host);
@@ -29,7 +48,9 @@ describe.each(HOSTS)('the OpenAPI description of the %s host', (host) => {
     const info = (openApiDocument(host) as { info: { title: string; description: string } }).info;
     expect(info.title).toBe(`gateway-hub ${host} host`);
     expect(`${info.title} ${info.description}`).not.toMatch(/\{(base|api)_url\}/);
-    expect(info.description).toContain(host === 'account' ? '`ACCOUNT_PORT` (8080 by default)' : '`API_PORT` (8081 by default)');
+    expect(info.description).toContain(
+      host === 'account' ? '`ACCOUNT_PORT` (8080 by default)' : '`API_PORT` (8081 by default)',
+    );
   });
 
   it('documents every route of the router, and no route the router does not have', () => {
@@ -52,7 +73,8 @@ describe.each(HOSTS)('the OpenAPI description of the %s host', (host) => {
         if (host === 'instance' && method === 'POST') {
           const content = documented.requestBody.content;
           expect(Object.keys(content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
-          for (const body of Object.values(content) as Array<{ schema: { properties: object } }>) expect(Object.keys(body.schema.properties)).toEqual(names);
+          for (const body of Object.values(content) as Array<{ schema: { properties: object } }>)
+            expect(Object.keys(body.schema.properties)).toEqual(names);
         } else {
           expect(documented.requestBody).toBeUndefined();
         }
@@ -63,7 +85,9 @@ describe.each(HOSTS)('the OpenAPI description of the %s host', (host) => {
   it('answers every operation with its success shape or its failure envelope', () => {
     for (const op of OPERATION_ROUTES.filter((o) => o.host === host)) {
       const documented = doc.paths[op.path][op.methods[0].toLowerCase()];
-      const [success, failure] = documented.responses['200'].content['application/json'].schema.oneOf.map((s: { $ref: string }) => s.$ref.split('/').pop());
+      const [success, failure] = documented.responses['200'].content['application/json'].schema.oneOf.map(
+        (s: { $ref: string }) => s.$ref.split('/').pop(),
+      );
       expect(doc.components.schemas[success].properties.success).toEqual({ const: true });
       expect(doc.components.schemas[failure].properties.success).toEqual({ const: false });
     }
@@ -73,14 +97,19 @@ describe.each(HOSTS)('the OpenAPI description of the %s host', (host) => {
 describe('parameters read from the rules that check them', () => {
   const failureCodes = (host: PublicHost, path: string) => {
     const doc = documentOf(host);
-    const [, failure] = doc.paths[path][host === 'instance' ? 'post' : 'get'].responses['200'].content['application/json'].schema.oneOf;
+    const [, failure] =
+      doc.paths[path][host === 'instance' ? 'post' : 'get'].responses['200'].content['application/json'].schema.oneOf;
     return doc.components.schemas[failure.$ref.split('/').pop()].properties.msg.items.enum as string[];
   };
 
   it('carries each rule with the code it refuses with, and the limits it checks', () => {
     const webhook = OPERATION_ROUTES.find((op) => op.host === 'instance' && op.path === '/webhook');
     const [instanceid, , webhookUrl, events] = paramDocs(webhook!.dto);
-    expect(instanceid).toMatchObject({ name: 'instanceid', required: true, text: { type: 'string', maxLength: 128, minLength: 1 } });
+    expect(instanceid).toMatchObject({
+      name: 'instanceid',
+      required: true,
+      text: { type: 'string', maxLength: 128, minLength: 1 },
+    });
     expect(instanceid.rules.map((r) => r.code)).toEqual(['0001', '0002', '0002', '0002', '0002']);
     // Required, but empty is allowed: it switches delivery off.
     expect(webhookUrl).toMatchObject({ required: true, text: { type: 'string', maxLength: 2048 } });
@@ -96,12 +125,38 @@ describe('parameters read from the rules that check them', () => {
     const logs = OPERATION_ROUTES.find((op) => op.path === '/getWebhookLogs');
     const limit = paramDocs(logs!.dto).find((p) => p.name === 'limit');
     expect(limit?.text).toEqual({ type: 'integer', minimum: 1, maximum: 100 });
-    expect(limit?.json).toEqual({ anyOf: [{ type: 'integer', minimum: 1, maximum: 100 }, { type: 'string', pattern: '^\\d{1,3}$' }, { type: 'null' }] });
+    expect(limit?.json).toEqual({
+      anyOf: [
+        { type: 'integer', minimum: 1, maximum: 100 },
+        { type: 'string', pattern: '^\\d{1,3}$' },
+        { type: 'null' },
+      ],
+    });
   });
 
   it('lists the codes of every stage each operation can answer', () => {
-    expect(failureCodes('account', '/newInstance')).toEqual(['0001', '0002', '0003', '0004', '0009', '0010', '0011', '0012']);
-    expect(failureCodes('instance', '/testWebhook')).toEqual(['0001', '0002', '0006', '0007', '0008', '0009', '0010', '0011', '0012', '0015']);
+    expect(failureCodes('account', '/newInstance')).toEqual([
+      '0001',
+      '0002',
+      '0003',
+      '0004',
+      '0009',
+      '0010',
+      '0011',
+      '0012',
+    ]);
+    expect(failureCodes('instance', '/testWebhook')).toEqual([
+      '0001',
+      '0002',
+      '0006',
+      '0007',
+      '0008',
+      '0009',
+      '0010',
+      '0011',
+      '0012',
+      '0015',
+    ]);
     expect(failureCodes('instance', '/getWebhookStatus')).toEqual(['0001', '0002', '0006', '0009', '0010', '0011']);
   });
 

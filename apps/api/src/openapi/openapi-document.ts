@@ -22,14 +22,24 @@ function failureSchema(codes: readonly ErrorCode[], description: string): JsonSc
     required: ['success', 'msg', 'details'],
     properties: {
       success: { const: false },
-      msg: { type: 'array', items: code, minItems: 1, uniqueItems: true, description: 'each distinct code once, in order of first occurrence; clients key on this' },
+      msg: {
+        type: 'array',
+        items: code,
+        minItems: 1,
+        uniqueItems: true,
+        description: 'each distinct code once, in order of first occurrence; clients key on this',
+      },
       details: {
         type: 'array',
         description: 'for people: one entry per problem',
         items: {
           type: 'object',
           required: ['code', 'message'],
-          properties: { code, field: { type: 'string', description: 'the parameter concerned, when one is' }, message: { type: 'string' } },
+          properties: {
+            code,
+            field: { type: 'string', description: 'the parameter concerned, when one is' },
+            message: { type: 'string' },
+          },
         },
       },
     },
@@ -37,7 +47,11 @@ function failureSchema(codes: readonly ErrorCode[], description: string): JsonSc
 }
 
 const codeTable = (codes: readonly ErrorCode[]) =>
-  ['| code | meaning |', '|---|---|', ...codes.map((code) => `| \`${code}\` | ${ERROR_TABLE[code].replaceAll('|', '\\|')} |`)].join('\n');
+  [
+    '| code | meaning |',
+    '|---|---|',
+    ...codes.map((code) => `| \`${code}\` | ${ERROR_TABLE[code].replaceAll('|', '\\|')} |`),
+  ].join('\n');
 
 const sources = (host: PublicHost, method: string) =>
   host === 'account'
@@ -64,7 +78,9 @@ function parameterObjects(params: readonly ParamDoc[], requiredHere: boolean): J
 function bodySchema(params: readonly ParamDoc[], form: 'text' | 'json'): JsonSchema {
   return {
     type: 'object',
-    properties: Object.fromEntries(params.map((param) => [param.name, { ...param[form], description: paramDescription(param) }])),
+    properties: Object.fromEntries(
+      params.map((param) => [param.name, { ...param[form], description: paramDescription(param) }]),
+    ),
     required: params.filter((param) => param.required).map((param) => param.name),
     description: 'Names the operation does not take are ignored; a name given twice is `0002`.',
   };
@@ -75,23 +91,48 @@ const pathParameters = (pattern: string): JsonSchema[] =>
   pattern
     .split('/')
     .filter((segment) => segment.startsWith(':'))
-    .map((segment) => ({ name: segment.slice(1), in: 'path', required: true, schema: { type: 'string', minLength: 1 } }));
+    .map((segment) => ({
+      name: segment.slice(1),
+      in: 'path',
+      required: true,
+      schema: { type: 'string', minLength: 1 },
+    }));
 
 function corsHeaders(host: PublicHost): JsonSchema {
   return host === 'instance'
-    ? { 'Access-Control-Allow-Origin': { description: 'always `*`: the instance host may be called from any page', schema: { const: '*' } } }
+    ? {
+        'Access-Control-Allow-Origin': {
+          description: 'always `*`: the instance host may be called from any page',
+          schema: { const: '*' },
+        },
+      }
     : {};
 }
 
-function operationObject(host: PublicHost, op: Route, answer: Answer | undefined, method: string, schemas: Record<string, JsonSchema>): JsonSchema {
+function operationObject(
+  host: PublicHost,
+  op: Route,
+  answer: Answer | undefined,
+  method: string,
+  schemas: Record<string, JsonSchema>,
+): JsonSchema {
   const name = op.path.slice(1);
   if (!answer) throw new Error(`${host} ${op.path}: its operation has no answer (the route file's \`answer\`)`);
   const params = paramDocs(op.dto);
   const form = formCodes(params).concat(Codes.UnreadableBody).sort();
-  const codes = ALL_CODES.filter((code) => [...form, ...answer.refusals, Codes.TooManyRequests, Codes.Unavailable].includes(code));
+  const codes = ALL_CODES.filter((code) =>
+    [...form, ...answer.refusals, Codes.TooManyRequests, Codes.Unavailable].includes(code),
+  );
   const success = answer.fields.json as { properties: JsonSchema; required: string[] };
-  schemas[`${capitalized(name)}Answer`] = { ...success, properties: { success: { const: true }, ...success.properties }, required: ['success', ...success.required] };
-  schemas[`${capitalized(name)}Failure`] = failureSchema(codes, `The failure envelope of ${name}, with every code it can answer.`);
+  schemas[`${capitalized(name)}Answer`] = {
+    ...success,
+    properties: { success: { const: true }, ...success.properties },
+    required: ['success', ...success.required],
+  };
+  schemas[`${capitalized(name)}Failure`] = failureSchema(
+    codes,
+    `The failure envelope of ${name}, with every code it can answer.`,
+  );
   const withBody = host === 'instance' && method === 'POST';
   const description = [
     sources(host, method),
@@ -119,13 +160,21 @@ function operationObject(host: PublicHost, op: Route, answer: Answer | undefined
       '200': {
         description: 'Success, or a refusal (the failure envelope, also with HTTP 200)',
         headers: {
-          'Retry-After': { description: 'with `0010`: seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+          'Retry-After': {
+            description: 'with `0010`: seconds to wait before retrying',
+            schema: { type: 'integer', minimum: 1 },
+          },
           ...corsHeaders(host),
         },
-        content: { 'application/json': { schema: { oneOf: [ref(`${capitalized(name)}Answer`), ref(`${capitalized(name)}Failure`)] } } },
+        content: {
+          'application/json': {
+            schema: { oneOf: [ref(`${capitalized(name)}Answer`), ref(`${capitalized(name)}Failure`)] },
+          },
+        },
       },
       default: {
-        description: 'A request that cannot be read as HTTP (400, 408, 431 with `0009`) or an internal error (500 with `0011`)',
+        description:
+          'A request that cannot be read as HTTP (400, 408, 431 with `0009`) or an internal error (500 with `0011`)',
         content: { 'application/json': { schema: ref('Failure') } },
       },
     },
@@ -135,7 +184,10 @@ function operationObject(host: PublicHost, op: Route, answer: Answer | undefined
 function serviceOperationObject(host: PublicHost, pattern: string, method: string): JsonSchema {
   const doc = SERVICE_ROUTE_DOCS[pattern];
   if (!doc) throw new Error(`${host} ${pattern}: no description in openapi/service-routes.ts`);
-  const id = pattern === '/' ? 'dashboard' : pattern.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''));
+  const id =
+    pattern === '/'
+      ? 'dashboard'
+      : pattern.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''));
   const body = method === 'GET' ? doc.content : undefined;
   return {
     operationId: `${method.toLowerCase()}${capitalized(id)}`,
@@ -163,9 +215,18 @@ function preflightObject(pattern: string, methods: readonly string[]): JsonSchem
       '204': {
         description: 'No body; the methods and request headers a cross-origin page may use',
         headers: {
-          'Access-Control-Allow-Methods': { description: `the methods of this path: \`${methods.join(', ')}\``, schema: { const: methods.join(', ') } },
-          'Access-Control-Allow-Headers': { description: 'the request headers allowed: `content-type`', schema: { const: 'content-type' } },
-          'Access-Control-Max-Age': { description: 'seconds a browser may keep this answer', schema: { type: 'integer', minimum: 0 } },
+          'Access-Control-Allow-Methods': {
+            description: `the methods of this path: \`${methods.join(', ')}\``,
+            schema: { const: methods.join(', ') },
+          },
+          'Access-Control-Allow-Headers': {
+            description: 'the request headers allowed: `content-type`',
+            schema: { const: 'content-type' },
+          },
+          'Access-Control-Max-Age': {
+            description: 'seconds a browser may keep this answer',
+            schema: { type: 'integer', minimum: 0 },
+          },
           ...corsHeaders('instance'),
         },
       },
@@ -175,7 +236,8 @@ function preflightObject(pattern: string, methods: readonly string[]): JsonSchem
 
 /** Whether the host answers an `OPTIONS` preflight on this route (http-listeners.ts): the instance
  * host does on every route but `/healthz`. */
-export const preflighted = (host: PublicHost, pattern: string): boolean => host === 'instance' && pattern !== '/healthz';
+export const preflighted = (host: PublicHost, pattern: string): boolean =>
+  host === 'instance' && pattern !== '/healthz';
 
 const INFO: Record<PublicHost, { title: string; summary: string }> = {
   account: {
@@ -207,15 +269,21 @@ function documentDescription(host: PublicHost): string {
 /** The OpenAPI 3.1 description of one public host: every route of its route table, each operation
  * with its parameters (read from the DTO rules that check them), success shape and failure codes. */
 export function openApiDocument(host: PublicHost): JsonSchema {
-  const schemas: Record<string, JsonSchema> = { Failure: failureSchema(ALL_CODES, 'The failure envelope (docs/api.md section 2).') };
+  const schemas: Record<string, JsonSchema> = {
+    Failure: failureSchema(ALL_CODES, 'The failure envelope (docs/api.md section 2).'),
+  };
   const paths: Record<string, JsonSchema> = {};
   for (const [pattern, methods] of Object.entries(ROUTES[host])) {
-    const op = OPERATIONS.find((candidate) => candidate.routes.some((route) => route.host === host && route.path === pattern));
+    const op = OPERATIONS.find((candidate) =>
+      candidate.routes.some((route) => route.host === host && route.path === pattern),
+    );
     const route = op?.routes.find((candidate) => candidate.host === host && candidate.path === pattern);
     paths[pattern.replace(/:([^/]+)/g, '{$1}')] = Object.fromEntries([
       ...methods.map((method) => [
         method.toLowerCase(),
-        route ? operationObject(host, route, op?.answer, method, schemas) : serviceOperationObject(host, pattern, method),
+        route
+          ? operationObject(host, route, op?.answer, method, schemas)
+          : serviceOperationObject(host, pattern, method),
       ]),
       ...(preflighted(host, pattern) ? [['options', preflightObject(pattern, methods)]] : []),
     ]);
@@ -230,7 +298,9 @@ export function openApiDocument(host: PublicHost): JsonSchema {
     tags: [
       { name: 'operations', description: 'The operations of docs/api.md sections 4 and 8' },
       { name: 'service', description: 'Readiness, the API description and the pages served by the host' },
-      ...(host === 'instance' ? [{ name: 'cors', description: 'The CORS preflights of the instance host (docs/api.md section 2)' }] : []),
+      ...(host === 'instance'
+        ? [{ name: 'cors', description: 'The CORS preflights of the instance host (docs/api.md section 2)' }]
+        : []),
     ],
     paths,
     components: { schemas },

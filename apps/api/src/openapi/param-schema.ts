@@ -32,7 +32,12 @@ function wholeNumber([min, max, digits]: unknown[]): RuleSchema {
   const range = { minimum: min, ...(max === undefined ? {} : { maximum: max }) };
   return {
     text: { type: 'integer', ...range },
-    json: { anyOf: [{ type: 'integer', ...range }, { type: 'string', pattern: (digits as RegExp).source }] },
+    json: {
+      anyOf: [
+        { type: 'integer', ...range },
+        { type: 'string', pattern: (digits as RegExp).source },
+      ],
+    },
   };
 }
 
@@ -107,7 +112,9 @@ export function paramDocs(dtoClass: new () => object): ParamDoc[] {
     }
     if (text['type'] === 'string' && required && !allowsEmpty) text = { ...text, minLength: 1 };
     const body = json ?? text;
-    const nullable = Array.isArray(body['anyOf']) ? { anyOf: [...body['anyOf'], { type: 'null' }] } : { anyOf: [body, { type: 'null' }] };
+    const nullable = Array.isArray(body['anyOf'])
+      ? { anyOf: [...body['anyOf'], { type: 'null' }] }
+      : { anyOf: [body, { type: 'null' }] };
     return { name, required: required && !optional, text, json: optional ? nullable : body, rules: refusals };
   });
 }

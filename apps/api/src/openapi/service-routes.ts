@@ -19,7 +19,11 @@ export const SERVICE_ROUTE_DOCS: Readonly<Record<string, ServiceRouteDoc>> = {
     summary: 'Readiness: HTTP 200 once the host is ready to serve; never rate limited',
     content: {
       type: 'application/json',
-      schema: { type: 'object', required: ['success', 'status'], properties: { success: { const: true }, status: { const: 'ok' } } },
+      schema: {
+        type: 'object',
+        required: ['success', 'status'],
+        properties: { success: { const: true }, status: { const: 'ok' } },
+      },
     },
   },
   '/openapi.json': {
@@ -30,9 +34,12 @@ export const SERVICE_ROUTE_DOCS: Readonly<Record<string, ServiceRouteDoc>> = {
   ...Object.fromEntries(
     Object.entries(DOCS_FILES).map(([name, { type }]) => [
       `/docs/${name}`,
-      { summary: `A file of the interactive reference (${name})`, content: { type: type.split(';')[0], schema: { type: 'string' } } },
+      {
+        summary: `A file of the interactive reference (${name})`,
+        content: { type: type.split(';')[0], schema: { type: 'string' } },
+      },
     ]),
   ),
   '/': { summary: 'The dashboard for account holders and instance owners (docs/api.md section 10)', content: html },
-  '/assets/:file': { summary: "A bundled file of the dashboard (its name carries a hash of its content)" },
+  '/assets/:file': { summary: 'A bundled file of the dashboard (its name carries a hash of its content)' },
 };

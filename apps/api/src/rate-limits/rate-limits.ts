@@ -29,7 +29,10 @@ export class RateLimits {
   constructor(@InjectConfig('rateLimits') rateLimits: RateLimitsConfig) {
     this.accounts = new TokenBuckets(rateLimits.accountPerMinute);
     this.instances = new TokenBuckets(rateLimits.instancePerMinute);
-    this.failures = { public: new TokenBuckets(rateLimits.authFailuresPerMinute), ingest: new TokenBuckets(rateLimits.authFailuresPerMinute) };
+    this.failures = {
+      public: new TokenBuckets(rateLimits.authFailuresPerMinute),
+      ingest: new TokenBuckets(rateLimits.authFailuresPerMinute),
+    };
   }
 
   /** Seconds a source must wait on the hosts of `scope` because of its failed requests there (0: it
@@ -56,7 +59,12 @@ export class RateLimits {
 
   /** What each set of buckets holds now, for /metrics. */
   usage(): Record<'account' | 'instance' | 'source' | 'ingest_source', { keys: number; bytes: number }> {
-    return { account: this.accounts.usage, instance: this.instances.usage, source: this.failures.public.usage, ingest_source: this.failures.ingest.usage };
+    return {
+      account: this.accounts.usage,
+      instance: this.instances.usage,
+      source: this.failures.public.usage,
+      ingest_source: this.failures.ingest.usage,
+    };
   }
 }
 

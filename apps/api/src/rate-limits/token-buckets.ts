@@ -26,7 +26,10 @@ export class TokenBuckets {
     private readonly now: () => number = Date.now,
     maxBytes = DEFAULT_MAX_BUCKET_BYTES,
   ) {
-    this.buckets = new LRUCache({ maxSize: maxBytes, sizeCalculation: (_bucket, key) => key.length * 2 + ENTRY_OVERHEAD_BYTES });
+    this.buckets = new LRUCache({
+      maxSize: maxBytes,
+      sizeCalculation: (_bucket, key) => key.length * 2 + ENTRY_OVERHEAD_BYTES,
+    });
   }
 
   /** Spends one token; returns 0 when allowed, else the whole seconds until one is available. */

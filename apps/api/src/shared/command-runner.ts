@@ -49,11 +49,17 @@ export class CommandRunner {
     private readonly readModels: ReadModelsService,
   ) {}
 
-  private bind<Command, Event extends DomainEvent, State>(aggregate: Aggregate<Command, Event, State>): AggregateCommands<Command, Event, State> {
+  private bind<Command, Event extends DomainEvent, State>(
+    aggregate: Aggregate<Command, Event, State>,
+  ): AggregateCommands<Command, Event, State> {
     return {
       handle: async (id, input, overrides = {}) => {
         const cache = this.states as StreamStateCache<State>;
-        const outcome = await aggregate.handle(this.store, id, input, { conflictRetries: this.config.conflictRetries, cache, ...overrides });
+        const outcome = await aggregate.handle(this.store, id, input, {
+          conflictRetries: this.config.conflictRetries,
+          cache,
+          ...overrides,
+        });
         if (outcome.written) await this.waitUntilVisible(outcome.written.position);
         return outcome;
       },

@@ -17,7 +17,8 @@ const codesOf = (work: () => void): string[] => {
 
 describe('instance authentication of a command', () => {
   const state = { status: 'created', tokenHash: hashSecret('gwt_right') } as InstanceState;
-  const auth = () => new InstanceAuthenticator(new RateLimits({ accountPerMinute: 0, instancePerMinute: 1, authFailuresPerMinute: 0 }));
+  const auth = () =>
+    new InstanceAuthenticator(new RateLimits({ accountPerMinute: 0, instancePerMinute: 1, authFailuresPerMinute: 0 }));
 
   it("spends the instance's budget once per request, however often the command decides again", () => {
     const authenticator = auth();
@@ -25,13 +26,17 @@ describe('instance authentication of a command', () => {
     expect(codesOf(() => authenticator.authenticateCommand('i1', 'gwt_right', state, request))).toEqual([]);
     expect(codesOf(() => authenticator.authenticateCommand('i1', 'gwt_right', state, request))).toEqual([]);
     // A second request finds the budget of one a minute spent.
-    expect(codesOf(() => authenticator.authenticateCommand('i1', 'gwt_right', state, commandScope()))).toEqual(['0010']);
+    expect(codesOf(() => authenticator.authenticateCommand('i1', 'gwt_right', state, commandScope()))).toEqual([
+      '0010',
+    ]);
   });
 
   it('refuses a wrong token on every decision, the first and the later ones', () => {
     const authenticator = auth();
     const request = commandScope();
     expect(codesOf(() => authenticator.authenticateCommand('i1', 'gwt_wrong', state, request))).toEqual(['0006']);
-    expect(codesOf(() => authenticator.authenticateCommand('i1', 'gwt_wrong', { status: 'none' }, request))).toEqual(['0006']);
+    expect(codesOf(() => authenticator.authenticateCommand('i1', 'gwt_wrong', { status: 'none' }, request))).toEqual([
+      '0006',
+    ]);
   });
 });

@@ -12,8 +12,16 @@ describe('the events parameter (docs/api.md 8.4)', () => {
     expect(parseKindSet(text)).toEqual(kinds);
   });
 
-  it.each(['', ' ', ',', ' , ', 'Messages', 'messages,ack', 'messages;acks', 'messages acks', '\tmessages', 'messages\u00a0'])(
-    '%j is not a set of kinds',
-    (text) => expect(isKindSet(text)).toBe(false),
-  );
+  it.each([
+    '',
+    ' ',
+    ',',
+    ' , ',
+    'Messages',
+    'messages,ack',
+    'messages;acks',
+    'messages acks',
+    '\tmessages',
+    'messages\u00a0',
+  ])('%j is not a set of kinds', (text) => expect(isKindSet(text)).toBe(false));
 });

@@ -1,7 +1,8 @@
 import { loadConfig, type WebhooksConfig } from '@gw/config';
 import { WebhookTargetPolicy, type HostLookup } from './webhook-target-policy';
 
-const config = (env: Record<string, string> = {}): WebhooksConfig => loadConfig({ NODE_ENV: 'test', ...env }, '/tmp').webhooks;
+const config = (env: Record<string, string> = {}): WebhooksConfig =>
+  loadConfig({ NODE_ENV: 'test', ...env }, '/tmp').webhooks;
 const never: HostLookup = () => new Promise(() => undefined);
 const resolvesTo =
   (...addresses: string[]): HostLookup =>
@@ -23,7 +24,9 @@ describe('webhook target policy', () => {
   });
 
   it('accepts a name that does not resolve; delivery checks the address again', async () => {
-    await expect(new WebhookTargetPolicy(config(), fails).resolutionProblem('https://nowhere.invalid/')).resolves.toBeNull();
+    await expect(
+      new WebhookTargetPolicy(config(), fails).resolutionProblem('https://nowhere.invalid/'),
+    ).resolves.toBeNull();
   });
 
   it('refuses a name when any of its addresses is not public', async () => {
@@ -43,17 +46,24 @@ describe('webhook target policy', () => {
   });
 
   it('lifts the address check with ALLOW_PRIVATE_WEBHOOK_TARGETS and the https rule with ALLOW_HTTP_WEBHOOKS', async () => {
-    const open = new WebhookTargetPolicy(config({ ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', ALLOW_HTTP_WEBHOOKS: 'true' }), never);
+    const open = new WebhookTargetPolicy(
+      config({ ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', ALLOW_HTTP_WEBHOOKS: 'true' }),
+      never,
+    );
     await expect(open.resolutionProblem('https://127.0.0.1/x')).resolves.toBeNull();
     expect(open.formProblem('http://127.0.0.1:9000/x')).toBeNull();
-    expect(new WebhookTargetPolicy(config(), never).formProblem('http://example.com/x')).toBe('webhookUrl must be an https URL');
+    expect(new WebhookTargetPolicy(config(), never).formProblem('http://example.com/x')).toBe(
+      'webhookUrl must be an https URL',
+    );
   });
 
   it('refuses the forms the contract names', () => {
     const policy = new WebhookTargetPolicy(config(), never);
     expect(policy.formProblem('/relative/path')).toBe('webhookUrl must be an absolute https URL');
     expect(policy.formProblem('ftp://example.com/x')).toBe('webhookUrl must be an https URL');
-    expect(policy.formProblem(`https://example.com/${'a'.repeat(2048)}`)).toBe('webhookUrl must be at most 2048 characters');
+    expect(policy.formProblem(`https://example.com/${'a'.repeat(2048)}`)).toBe(
+      'webhookUrl must be at most 2048 characters',
+    );
     expect(policy.formProblem('https://example.com/a b')).toContain('spaces');
     expect(policy.formProblem('https://example.com/ok?x=1')).toBeNull();
     expect(policy.formProblem('https://8.8.8.8\\@127.0.0.1/')).toBe('webhookUrl must not contain a backslash');
@@ -62,7 +72,12 @@ describe('webhook target policy', () => {
 
   it('takes localhost names as loopback without a lookup, with or without a trailing dot', async () => {
     const policy = new WebhookTargetPolicy(config(), resolvesTo('8.8.8.8'));
-    for (const url of ['https://localhost./x', 'https://LOCALHOST/x', 'https://api.localhost./x', 'https://a.b.localhost:8443/']) {
+    for (const url of [
+      'https://localhost./x',
+      'https://LOCALHOST/x',
+      'https://api.localhost./x',
+      'https://a.b.localhost:8443/',
+    ]) {
       await expect(policy.resolutionProblem(url)).resolves.toBe(NOT_PUBLIC);
     }
     await expect(policy.resolutionProblem('https://localhost.example./x')).resolves.toBeNull();

@@ -23,7 +23,9 @@ export class ApiOnStore {
 
   static async start(onEsdb: boolean, env: Record<string, string> = {}): Promise<ApiOnStore> {
     const server = onEsdb ? await startEsdbTestServer({ port: 0 }) : undefined;
-    const storeEnv: Record<string, string> = server ? { EVENT_STORE: server.connectionString, SECRETS_KEY: 'ef'.repeat(32) } : {};
+    const storeEnv: Record<string, string> = server
+      ? { EVENT_STORE: server.connectionString, SECRETS_KEY: 'ef'.repeat(32) }
+      : {};
     const api = await ApiProcess.start({ env: { ...storeEnv, ...env } });
     return new ApiOnStore(api, storeEnv, server);
   }

@@ -25,6 +25,8 @@ export async function setUp(
   packageid = 'trial',
 ): Promise<{ who: Account; instance: Instance }> {
   const who = createAccount(api.dataDir, `codes-${process.pid}-${++seq}@example.com`);
-  const instance = expectSuccess(await get(api.accountUrl, '/newInstance', { email: who.email, token: who.apikey, packageid }));
+  const instance = expectSuccess(
+    await get(api.accountUrl, '/newInstance', { email: who.email, token: who.apikey, packageid }),
+  );
   return { who, instance: { instanceid: instance.instanceid, token: instance.token } };
 }

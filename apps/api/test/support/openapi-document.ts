@@ -2,4 +2,8 @@
 export type Schema = Record<string, unknown>;
 type Response = { headers?: Record<string, { schema: Schema }>; content?: Record<string, { schema: Schema }> };
 type OperationDoc = { tags: string[]; responses: Record<string, Response> };
-export type Document = { openapi: string; paths: Record<string, Record<string, OperationDoc>>; components: { schemas: Record<string, Schema> } };
+export type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, OperationDoc>>;
+  components: { schemas: Record<string, Schema> };
+};

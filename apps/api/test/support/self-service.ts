@@ -25,13 +25,18 @@ export function selfService(store: ApiOnStore) {
     /** A new account, through the operator CLI. */
     newAccount: (): Promise<Account> => store.createAccount(`self-service-${process.pid}-${++seq}@example.com`),
     newInstance: async (who: Account): Promise<Instance> => {
-      const body = expectSuccess(await account('/newInstance', { email: who.email, token: who.apikey, packageid: 'trial' }));
+      const body = expectSuccess(
+        await account('/newInstance', { email: who.email, token: who.apikey, packageid: 'trial' }),
+      );
       return { instanceid: body.instanceid, token: body.token };
     },
-    deleteInstance: (who: Account, instanceid: string) => account('/deleteInstance', { email: who.email, apikey: who.apikey, instanceid }),
-    resetToken: (who: Account, instanceid: string) => account('/resetInstanceToken', { email: who.email, apikey: who.apikey, instanceid }),
+    deleteInstance: (who: Account, instanceid: string) =>
+      account('/deleteInstance', { email: who.email, apikey: who.apikey, instanceid }),
+    resetToken: (who: Account, instanceid: string) =>
+      account('/resetInstanceToken', { email: who.email, apikey: who.apikey, instanceid }),
     resetKey: (who: Account) => account('/resetApiKey', { email: who.email, apikey: who.apikey }),
-    renew: (who: Account, instanceid: string) => account('/renewInstance', { email: who.email, apikey: who.apikey, instanceid, packageid: 'trial' }),
+    renew: (who: Account, instanceid: string) =>
+      account('/renewInstance', { email: who.email, apikey: who.apikey, instanceid, packageid: 'trial' }),
     list: (who: Account) => account('/listInstances', { email: who.email, apikey: who.apikey }),
     listed: async (who: Account): Promise<any[]> => expectSuccess(await client.list(who)).instances,
     /** getWebhookStatus, webhook and getWebhookLogs, the instance-scoped calls a token opens. */
@@ -44,7 +49,11 @@ export function selfService(store: ApiOnStore) {
       request(`${api.internalUrl}/instances/${encodeURIComponent(instanceid)}/${kind}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${INTERNAL_TOKEN}` },
-        body: JSON.stringify(kind === 'messages' ? { id, chatId: 'c@c.us', time: 1_700_000_000 } : { id, chatId: 'c@c.us', status: 'read', time: 1_700_000_001 }),
+        body: JSON.stringify(
+          kind === 'messages'
+            ? { id, chatId: 'c@c.us', time: 1_700_000_000 }
+            : { id, chatId: 'c@c.us', status: 'read', time: 1_700_000_001 },
+        ),
       }),
   };
   return client;

@@ -35,7 +35,9 @@ export class NetworkFailure extends Error {
 
 /** The contract's words for a code, from the one error table the server answers with. */
 export function meaningOf(code: string): string {
-  const meaning = Object.hasOwn(ERROR_TABLE, code) ? ERROR_TABLE[code as ErrorCode] : 'an error this page does not know';
+  const meaning = Object.hasOwn(ERROR_TABLE, code)
+    ? ERROR_TABLE[code as ErrorCode]
+    : 'an error this page does not know';
   return meaning.replace(/`/g, '');
 }
 
@@ -47,18 +49,25 @@ async function call(url: string, init: RequestInit = {}): Promise<Answer> {
     // Credentials travel as parameters, never as cookies; nothing is cached or sent as a referrer.
     response = await fetch(url, { ...init, cache: 'no-store', credentials: 'omit', referrerPolicy: 'no-referrer' });
   } catch (error) {
-    throw new NetworkFailure(`could not reach ${new URL(url).origin} (${error instanceof Error ? error.message : String(error)})`);
+    throw new NetworkFailure(
+      `could not reach ${new URL(url).origin} (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   let body: unknown;
   try {
     body = await response.json();
   } catch (error) {
-    throw new NetworkFailure(`${new URL(url).origin} answered HTTP ${response.status} without a JSON body (${String(error)})`);
+    throw new NetworkFailure(
+      `${new URL(url).origin} answered HTTP ${response.status} without a JSON body (${String(error)})`,
+    );
   }
   const answer = (typeof body === 'object' && body !== null ? body : {}) as Answer;
   if (answer['success'] === true) return answer;
   if (Array.isArray(answer['msg'])) {
-    throw new ApiFailure(answer['msg'].map(String), Array.isArray(answer['details']) ? (answer['details'] as FailureDetail[]) : []);
+    throw new ApiFailure(
+      answer['msg'].map(String),
+      Array.isArray(answer['details']) ? (answer['details'] as FailureDetail[]) : [],
+    );
   }
   throw new NetworkFailure(`${new URL(url).origin} answered HTTP ${response.status} without the service's envelope`);
 }
@@ -81,16 +90,27 @@ export class AccountApi {
   }
 
   async list(): Promise<ListedInstance[]> {
-    return (await this.get('/listInstances', { email: this.email, apikey: this.apikey }))['instances'] as ListedInstance[];
+    return (await this.get('/listInstances', { email: this.email, apikey: this.apikey }))[
+      'instances'
+    ] as ListedInstance[];
   }
 
   async create(packageid: string): Promise<CreatedInstance> {
     // `token` carries the account API key on newInstance (docs/api.md 4.1).
-    return (await this.get('/newInstance', { email: this.email, token: this.apikey, packageid })) as unknown as CreatedInstance;
+    return (await this.get('/newInstance', {
+      email: this.email,
+      token: this.apikey,
+      packageid,
+    })) as unknown as CreatedInstance;
   }
 
   async renew(instanceid: string, packageid: string): Promise<{ expiresAt: string; packageid: string }> {
-    return (await this.get('/renewInstance', { email: this.email, apikey: this.apikey, instanceid, packageid })) as unknown as { expiresAt: string; packageid: string };
+    return (await this.get('/renewInstance', {
+      email: this.email,
+      apikey: this.apikey,
+      instanceid,
+      packageid,
+    })) as unknown as { expiresAt: string; packageid: string };
   }
 
   async remove(instanceid: string): Promise<void> {
@@ -98,7 +118,9 @@ export class AccountApi {
   }
 
   async resetToken(instanceid: string): Promise<string> {
-    return (await this.get('/resetInstanceToken', { email: this.email, apikey: this.apikey, instanceid }))['token'] as string;
+    return (await this.get('/resetInstanceToken', { email: this.email, apikey: this.apikey, instanceid }))[
+      'token'
+    ] as string;
   }
 }
 

@@ -21,8 +21,16 @@ export function openDialog(options: DialogOptions): HTMLDialogElement {
   const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   const titleId = newId('dialog-title');
   const notice = new Notice();
-  const cancel = h('button', { type: 'button', class: 'button button-secondary', autofocus: options.focusCancel }, 'Cancel');
-  const confirm = h('button', { type: 'submit', class: `button ${options.danger ? 'button-danger' : 'button-primary'}` }, options.confirm);
+  const cancel = h(
+    'button',
+    { type: 'button', class: 'button button-secondary', autofocus: options.focusCancel },
+    'Cancel',
+  );
+  const confirm = h(
+    'button',
+    { type: 'submit', class: `button ${options.danger ? 'button-danger' : 'button-primary'}` },
+    options.confirm,
+  );
   const form = h(
     'form',
     { class: 'dialog-form', novalidate: true },

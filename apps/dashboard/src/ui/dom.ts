@@ -7,7 +7,11 @@ let ids = 0;
 /** A unique element id, to tie a label or a description to its field. */
 export const newId = (prefix: string): string => `${prefix}-${++ids}`;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === undefined || value === false) continue;
@@ -41,7 +45,13 @@ export function field(
   const id = newId(input.name);
   const hintId = hint ? `${id}-hint` : undefined;
   const element = h('input', { id, 'aria-describedby': hintId, ...input });
-  const wrapper = h('div', { class: 'field' }, h('label', { for: id }, label), element, hint ? h('p', { class: 'hint', id: hintId }, hint) : null);
+  const wrapper = h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, label),
+    element,
+    hint ? h('p', { class: 'hint', id: hintId }, hint) : null,
+  );
   return { wrapper, input: element };
 }
 

@@ -33,7 +33,11 @@ export class Problem extends Error {
 }
 
 function failureBox(error: unknown, doing: string): HTMLElement {
-  const box = h('div', { class: 'notice notice-error', role: 'alert' }, h('p', { class: 'notice-title' }, `Could not ${doing}.`));
+  const box = h(
+    'div',
+    { class: 'notice notice-error', role: 'alert' },
+    h('p', { class: 'notice-title' }, `Could not ${doing}.`),
+  );
   if (error instanceof ApiFailure) {
     const list = h('ul', { class: 'failure-list' });
     for (const code of error.codes) {

@@ -14,7 +14,12 @@ const PAGE = 50;
 
 function panel(title: string, refresh: HTMLButtonElement, ...content: Node[]): HTMLElement {
   const id = newId('panel');
-  return h('section', { class: 'panel panel-wide', 'aria-labelledby': id }, h('div', { class: 'panel-head' }, h('h2', { id }, title), refresh), ...content);
+  return h(
+    'section',
+    { class: 'panel panel-wide', 'aria-labelledby': id },
+    h('div', { class: 'panel-head' }, h('h2', { id }, title), refresh),
+    ...content,
+  );
 }
 
 function table(caption: string, headings: string[], rows: HTMLTableRowElement[]): HTMLTableElement {
@@ -38,7 +43,15 @@ export function deliveryLogPanel(context: InstanceContext): { element: HTMLEleme
       {},
       h('td', {}, when(a.at)),
       h('td', {}, a.test ? 'Test' : `#${a.sequence}`),
-      h('td', {}, h('span', { class: `badge ${a.status >= 200 && a.status < 300 ? 'badge-ok' : 'badge-bad'}` }, a.status ? `HTTP ${a.status}` : 'No answer')),
+      h(
+        'td',
+        {},
+        h(
+          'span',
+          { class: `badge ${a.status >= 200 && a.status < 300 ? 'badge-ok' : 'badge-bad'}` },
+          a.status ? `HTTP ${a.status}` : 'No answer',
+        ),
+      ),
       h('td', { class: a.error ? 'error-text' : 'muted' }, a.error || '—'),
       h('td', {}, `${a.durationMs} ms`),
       h('td', {}, when(a.nextAttemptAt)),
@@ -50,7 +63,11 @@ export function deliveryLogPanel(context: InstanceContext): { element: HTMLEleme
       fill(
         body,
         attempts.length
-          ? table('Latest delivery attempts', ['Time', 'Notification', 'Answer', 'Error', 'Duration', 'Next attempt'], attempts.map(row))
+          ? table(
+              'Latest delivery attempts',
+              ['Time', 'Notification', 'Answer', 'Error', 'Duration', 'Next attempt'],
+              attempts.map(row),
+            )
           : h('p', { class: 'empty' }, 'No delivery attempts yet.'),
       );
     } catch (error) {
@@ -60,14 +77,21 @@ export function deliveryLogPanel(context: InstanceContext): { element: HTMLEleme
   refresh.addEventListener('click', () => void busy(refresh, load));
   void load();
   return {
-    element: panel('Delivery log', refresh, h('p', { class: 'hint' }, 'The latest 20 attempts, newest first.'), notice.element, body),
+    element: panel(
+      'Delivery log',
+      refresh,
+      h('p', { class: 'hint' }, 'The latest 20 attempts, newest first.'),
+      notice.element,
+      body,
+    ),
     refresh: () => void busy(refresh, load),
   };
 }
 
 /** What one notification carries, in words. */
 function contentOf(body: NotificationItem['body']): string {
-  if (Array.isArray(body.messages)) return `${body.messages.length} ${body.messages.length === 1 ? 'message' : 'messages'}`;
+  if (Array.isArray(body.messages))
+    return `${body.messages.length} ${body.messages.length === 1 ? 'message' : 'messages'}`;
   if (Array.isArray(body.ack)) return `${body.ack.length} ${body.ack.length === 1 ? 'ack' : 'acks'}`;
   if (body.instance) return `Instance notice: ${body.instance.event ?? ''}`;
   return '—';
@@ -78,7 +102,11 @@ export function notificationsPanel(context: InstanceContext): HTMLElement {
   const notice = new Notice();
   const body = h('div', { class: 'table-area' });
   const summary = h('p', { class: 'hint' });
-  const refresh = h('button', { type: 'button', class: 'button button-secondary button-small' }, 'Refresh notifications');
+  const refresh = h(
+    'button',
+    { type: 'button', class: 'button button-secondary button-small' },
+    'Refresh notifications',
+  );
 
   const redeliver = async (from: number, to: number | undefined) => {
     const queued = await context.api.redeliver(from, to);
@@ -87,14 +115,16 @@ export function notificationsPanel(context: InstanceContext): HTMLElement {
   };
   const row = (n: NotificationItem) => {
     const again = h('button', { type: 'button', class: 'button button-secondary button-small' }, 'Redeliver');
-    again.addEventListener('click', () =>
-      void busy(again, async () => {
-        try {
-          await redeliver(n.sequence, n.sequence);
-        } catch (error) {
-          notice.failure(error, `redeliver notification ${n.sequence}`);
-        }
-      }),
+    again.addEventListener(
+      'click',
+      () =>
+        void busy(again, async () => {
+          try {
+            await redeliver(n.sequence, n.sequence);
+          } catch (error) {
+            notice.failure(error, `redeliver notification ${n.sequence}`);
+          }
+        }),
     );
     return h(
       'tr',
@@ -112,11 +142,22 @@ export function notificationsPanel(context: InstanceContext): HTMLElement {
       let page = await context.api.notifications(0, PAGE);
       if (page.lastSequence > PAGE) page = await context.api.notifications(page.lastSequence - PAGE, PAGE);
       if (clear) notice.clear();
-      fill(summary, page.lastSequence > PAGE ? `Last sequence: ${page.lastSequence}; the latest ${PAGE} are shown.` : page.lastSequence ? `Last sequence: ${page.lastSequence}.` : '');
+      fill(
+        summary,
+        page.lastSequence > PAGE
+          ? `Last sequence: ${page.lastSequence}; the latest ${PAGE} are shown.`
+          : page.lastSequence
+            ? `Last sequence: ${page.lastSequence}.`
+            : '',
+      );
       fill(
         body,
         page.notifications.length
-          ? table('Notifications', ['Sequence', 'Content', 'Created', 'State', 'Webhook ID', 'Actions'], page.notifications.map(row))
+          ? table(
+              'Notifications',
+              ['Sequence', 'Content', 'Created', 'State', 'Webhook ID', 'Actions'],
+              page.notifications.map(row),
+            )
           : h('p', { class: 'empty' }, 'No notifications yet.'),
       );
     } catch (error) {
@@ -124,16 +165,30 @@ export function notificationsPanel(context: InstanceContext): HTMLElement {
     }
   };
 
-  const from = field('From sequence', { name: 'from', type: 'number', min: 1, step: 1, inputmode: 'numeric', required: true });
+  const from = field('From sequence', {
+    name: 'from',
+    type: 'number',
+    min: 1,
+    step: 1,
+    inputmode: 'numeric',
+    required: true,
+  });
   const to = field('To sequence (optional)', { name: 'to', type: 'number', min: 1, step: 1, inputmode: 'numeric' });
   const submit = h('button', { type: 'submit', class: 'button button-secondary' }, 'Redeliver range');
-  const range = h('form', { class: 'inline-form', novalidate: true, 'aria-label': 'Redeliver a range' }, from.wrapper, to.wrapper, h('div', { class: 'actions' }, submit));
+  const range = h(
+    'form',
+    { class: 'inline-form', novalidate: true, 'aria-label': 'Redeliver a range' },
+    from.wrapper,
+    to.wrapper,
+    h('div', { class: 'actions' }, submit),
+  );
   range.addEventListener('submit', (event) => {
     event.preventDefault();
     void busy(submit, async () => {
       try {
         const start = Number(from.input.value);
-        if (!Number.isInteger(start) || start < 1 || from.input.value === '') throw new Problem('enter the first sequence to redeliver (1 or more)');
+        if (!Number.isInteger(start) || start < 1 || from.input.value === '')
+          throw new Problem('enter the first sequence to redeliver (1 or more)');
         await redeliver(start, to.input.value === '' ? undefined : Number(to.input.value));
       } catch (error) {
         notice.failure(error, 'redeliver');
@@ -142,6 +197,10 @@ export function notificationsPanel(context: InstanceContext): HTMLElement {
   });
   refresh.addEventListener('click', () => void busy(refresh, () => load()));
   void load();
-  const rangeHint = h('p', { class: 'hint' }, 'Redeliver a range: every notification from the first to the last sequence given (an empty “to” means up to the last), with the same webhook-id and body, to the URL registered now.');
+  const rangeHint = h(
+    'p',
+    { class: 'hint' },
+    'Redeliver a range: every notification from the first to the last sequence given (an empty “to” means up to the last), with the same webhook-id and body, to the URL registered now.',
+  );
   return panel('Notifications', refresh, summary, notice.element, body, range, rangeHint);
 }

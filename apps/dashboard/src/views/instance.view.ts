@@ -23,25 +23,54 @@ export function renderInstance(app: Page, api: InstanceApi, issued?: IssuedToken
     fill(
       badges,
       status.instanceStatus
-        ? h('span', { class: `badge ${status.instanceStatus === 'active' ? 'badge-ok' : 'badge-bad'}` }, status.instanceStatus === 'active' ? 'Active' : 'Expired')
+        ? h(
+            'span',
+            { class: `badge ${status.instanceStatus === 'active' ? 'badge-ok' : 'badge-bad'}` },
+            status.instanceStatus === 'active' ? 'Active' : 'Expired',
+          )
         : null,
-      h('span', { class: `badge ${status.enabled ? 'badge-ok' : 'badge-off'}` }, status.enabled ? 'Delivery on' : 'Delivery off'),
+      h(
+        'span',
+        { class: `badge ${status.enabled ? 'badge-ok' : 'badge-off'}` },
+        status.enabled ? 'Delivery on' : 'Delivery off',
+      ),
     ),
   );
 
   const back = app.account
-    ? h('button', { type: 'button', class: 'button button-secondary button-small', onclick: () => app.showInstances() }, '← Instances')
-    : h('button', { type: 'button', class: 'button button-secondary button-small', onclick: () => app.showSignIn() }, 'Close instance');
+    ? h(
+        'button',
+        { type: 'button', class: 'button button-secondary button-small', onclick: () => app.showInstances() },
+        '← Instances',
+      )
+    : h(
+        'button',
+        { type: 'button', class: 'button button-secondary button-small', onclick: () => app.showSignIn() },
+        'Close instance',
+      );
 
   const log = deliveryLogPanel(context);
   logListeners.push(log.refresh);
   const view = h(
     'div',
     { class: 'view view-instance' },
-    h('div', { class: 'view-head' }, h('div', {}, back, h('h1', {}, 'Instance ', h('code', {}, api.instanceid))), badges),
+    h(
+      'div',
+      { class: 'view-head' },
+      h('div', {}, back, h('h1', {}, 'Instance ', h('code', {}, api.instanceid))),
+      badges,
+    ),
     issued ? tokenBanner(issued) : null,
     notice.element,
-    h('div', { class: 'panels' }, webhookPanel(context), secretPanel(context), testPanel(context), log.element, notificationsPanel(context)),
+    h(
+      'div',
+      { class: 'panels' },
+      webhookPanel(context),
+      secretPanel(context),
+      testPanel(context),
+      log.element,
+      notificationsPanel(context),
+    ),
   );
   api.status().then(context.update, (error: unknown) => notice.failure(error, 'read the instance’s webhook status'));
   return view;
@@ -50,14 +79,26 @@ export function renderInstance(app: Page, api: InstanceApi, issued?: IssuedToken
 /** The token newInstance or resetInstanceToken just answered: shown this once, with a copy button. */
 function tokenBanner(issued: IssuedToken): HTMLElement {
   const id = newId('new-token');
-  const input = h('input', { id, class: 'secret', type: 'text', readonly: true, spellcheck: 'false', autocomplete: 'off' });
+  const input = h('input', {
+    id,
+    class: 'secret',
+    type: 'text',
+    readonly: true,
+    spellcheck: 'false',
+    autocomplete: 'off',
+  });
   // The property, not the attribute: the token stays out of the markup (outerHTML, DOM snapshots).
   input.value = issued.token;
   return h(
     'section',
     { class: 'banner', 'aria-labelledby': `${id}-title` },
     h('h2', { id: `${id}-title` }, issued.why === 'created' ? 'Instance created' : 'Token reset'),
-    h('p', {}, 'This is the instance’s token. It is shown only now: copy it and keep it safe.', issued.why === 'reset' ? ' The previous token no longer works.' : ''),
+    h(
+      'p',
+      {},
+      'This is the instance’s token. It is shown only now: copy it and keep it safe.',
+      issued.why === 'reset' ? ' The previous token no longer works.' : '',
+    ),
     h('div', { class: 'field field-inline' }, h('label', { for: id }, 'New token'), input, copyControl(input)),
   );
 }

@@ -17,7 +17,12 @@ export function renderInstances(app: Page, account: AccountApi, message?: string
   const load = async () => {
     try {
       const instances = await account.list();
-      fill(body, instances.length ? table(instances) : h('p', { class: 'empty' }, 'No instances yet. Create one with “New instance”.'));
+      fill(
+        body,
+        instances.length
+          ? table(instances)
+          : h('p', { class: 'empty' }, 'No instances yet. Create one with “New instance”.'),
+      );
     } catch (error) {
       notice.failure(error, 'list the instances');
       fill(body);
@@ -33,7 +38,13 @@ export function renderInstances(app: Page, account: AccountApi, message?: string
       h(
         'thead',
         {},
-        h('tr', {}, ...['Instance ID', 'Package', 'Status', 'Expiry', 'Webhook URL', 'Delivery', 'Actions'].map((title) => h('th', { scope: 'col' }, title))),
+        h(
+          'tr',
+          {},
+          ...['Instance ID', 'Package', 'Status', 'Expiry', 'Webhook URL', 'Delivery', 'Actions'].map((title) =>
+            h('th', { scope: 'col' }, title),
+          ),
+        ),
       ),
       h('tbody', {}, ...instances.map((instance) => row(instance, now))),
     );
@@ -43,16 +54,46 @@ export function renderInstances(app: Page, account: AccountApi, message?: string
     const expiry = expiryOf(instance.expiresAt, now);
     // The visible text is short; the accessible name also says which instance, and starts with that text.
     const action = (name: string, label: string, onclick: () => void, danger = false) =>
-      h('button', { type: 'button', class: `button button-small ${danger ? 'button-danger-outline' : 'button-secondary'}`, 'aria-label': `${label} ${instance.instanceid}`, onclick }, name);
+      h(
+        'button',
+        {
+          type: 'button',
+          class: `button button-small ${danger ? 'button-danger-outline' : 'button-secondary'}`,
+          'aria-label': `${label} ${instance.instanceid}`,
+          onclick,
+        },
+        name,
+      );
     return h(
       'tr',
       { 'data-instance': instance.instanceid },
       h('th', { scope: 'row' }, h('code', {}, instance.instanceid)),
       h('td', {}, instance.packageid),
-      h('td', {}, h('span', { class: `badge ${instance.status === 'active' ? 'badge-ok' : 'badge-bad'}` }, instance.status === 'active' ? 'Active' : 'Expired')),
-      h('td', {}, h('div', {}, when(instance.expiresAt)), h('div', { class: `expiry expiry-${expiry.level}` }, expiry.level === 'ok' ? '' : '⚠ ', expiry.text)),
+      h(
+        'td',
+        {},
+        h(
+          'span',
+          { class: `badge ${instance.status === 'active' ? 'badge-ok' : 'badge-bad'}` },
+          instance.status === 'active' ? 'Active' : 'Expired',
+        ),
+      ),
+      h(
+        'td',
+        {},
+        h('div', {}, when(instance.expiresAt)),
+        h('div', { class: `expiry expiry-${expiry.level}` }, expiry.level === 'ok' ? '' : '⚠ ', expiry.text),
+      ),
       h('td', { class: 'url' }, instance.webhookUrl || h('span', { class: 'muted' }, 'None')),
-      h('td', {}, h('span', { class: `badge ${instance.webhookEnabled ? 'badge-ok' : 'badge-off'}` }, instance.webhookEnabled ? 'On' : 'Off')),
+      h(
+        'td',
+        {},
+        h(
+          'span',
+          { class: `badge ${instance.webhookEnabled ? 'badge-ok' : 'badge-off'}` },
+          instance.webhookEnabled ? 'On' : 'Off',
+        ),
+      ),
       h(
         'td',
         { class: 'row-actions' },
@@ -80,12 +121,28 @@ export function renderInstances(app: Page, account: AccountApi, message?: string
 }
 
 /** A radio group of the catalogue's packages, `selected` checked. */
-function packageChoice(packages: readonly PackageChoice[], selected: string): { element: HTMLElement; value: () => string } {
+function packageChoice(
+  packages: readonly PackageChoice[],
+  selected: string,
+): { element: HTMLElement; value: () => string } {
   const name = newId('package');
   const options = packages.map((p) => {
     const id = newId('package-option');
     const input = h('input', { type: 'radio', name, id, value: p.packageid, checked: p.packageid === selected });
-    return { input, element: h('div', { class: 'radio' }, input, h('label', { for: id }, `${p.packageid}`, h('span', { class: 'muted' }, ` — ${p.durationDays} ${p.durationDays === 1 ? 'day' : 'days'}`))) };
+    return {
+      input,
+      element: h(
+        'div',
+        { class: 'radio' },
+        input,
+        h(
+          'label',
+          { for: id },
+          `${p.packageid}`,
+          h('span', { class: 'muted' }, ` — ${p.durationDays} ${p.durationDays === 1 ? 'day' : 'days'}`),
+        ),
+      ),
+    };
   });
   const element = h('fieldset', { class: 'fieldset' }, h('legend', {}, 'Package'), ...options.map((o) => o.element));
   return { element, value: () => options.find((o) => o.input.checked)?.input.value ?? '' };
@@ -96,7 +153,14 @@ function newInstance(app: Page, account: AccountApi): void {
   const choice = packageChoice(packages, packages[0]?.packageid ?? '');
   openDialog({
     title: 'New instance',
-    content: [h('p', {}, 'The instance runs for the package’s duration from now. Its token is shown once, right after it is created.'), choice.element],
+    content: [
+      h(
+        'p',
+        {},
+        'The instance runs for the package’s duration from now. Its token is shown once, right after it is created.',
+      ),
+      choice.element,
+    ],
     confirm: 'Create',
     doing: 'create the instance',
     action: async () => {
@@ -110,12 +174,21 @@ function renew(app: Page, account: AccountApi, instance: ListedInstance): void {
   const choice = packageChoice(app.settings.packages, instance.packageid);
   openDialog({
     title: `Renew instance ${instance.instanceid}`,
-    content: [h('p', {}, `It now expires ${when(instance.expiresAt)}. The package’s duration is added to that date, or to now if it has passed.`), choice.element],
+    content: [
+      h(
+        'p',
+        {},
+        `It now expires ${when(instance.expiresAt)}. The package’s duration is added to that date, or to now if it has passed.`,
+      ),
+      choice.element,
+    ],
     confirm: 'Renew',
     doing: 'renew the instance',
     action: async () => {
       const renewed = await account.renew(instance.instanceid, choice.value());
-      app.showInstances(`Renewed ${instance.instanceid} (${renewed.packageid}): it now expires ${when(renewed.expiresAt)}.`);
+      app.showInstances(
+        `Renewed ${instance.instanceid} (${renewed.packageid}): it now expires ${when(renewed.expiresAt)}.`,
+      );
     },
   });
 }
@@ -123,7 +196,13 @@ function renew(app: Page, account: AccountApi, instance: ListedInstance): void {
 function resetToken(app: Page, account: AccountApi, instanceid: string): void {
   openDialog({
     title: `Reset the token of ${instanceid}?`,
-    content: [h('p', {}, 'A new token is issued and shown once. The current token stops working at once, everywhere it is used.')],
+    content: [
+      h(
+        'p',
+        {},
+        'A new token is issued and shown once. The current token stops working at once, everywhere it is used.',
+      ),
+    ],
     confirm: 'Reset token',
     danger: true,
     focusCancel: true,
@@ -138,7 +217,13 @@ function resetToken(app: Page, account: AccountApi, instanceid: string): void {
 function remove(app: Page, account: AccountApi, instanceid: string): void {
   openDialog({
     title: `Delete instance ${instanceid}?`,
-    content: [h('p', {}, 'Its token stops working, delivery stops and pending notifications are cancelled. This cannot be undone.')],
+    content: [
+      h(
+        'p',
+        {},
+        'Its token stops working, delivery stops and pending notifications are cancelled. This cannot be undone.',
+      ),
+    ],
     confirm: 'Delete instance',
     danger: true,
     focusCancel: true,
@@ -152,7 +237,11 @@ function remove(app: Page, account: AccountApi, instanceid: string): void {
 
 /** Instance tokens are shown only when issued, so opening one from the table asks for it. */
 function openWithToken(app: Page, instanceid: string): void {
-  const token = field('Token', { name: 'token', type: 'password', autocomplete: 'off', required: true, spellcheck: 'false' }, 'The instance token, shown when the instance was created or its token reset.');
+  const token = field(
+    'Token',
+    { name: 'token', type: 'password', autocomplete: 'off', required: true, spellcheck: 'false' },
+    'The instance token, shown when the instance was created or its token reset.',
+  );
   openDialog({
     title: `Open instance ${instanceid}`,
     content: [token.wrapper],

@@ -18,10 +18,31 @@ function accountCard(app: Page): HTMLElement {
   const notice = new Notice();
   // autocomplete="off" keeps the fields out of the browser's form history. Browsers ignore it on
   // password fields, so a password manager may still offer to save the key; the page stores nothing.
-  const email = field('E-mail', { name: 'email', type: 'email', autocomplete: 'off', required: true, spellcheck: 'false' });
-  const apikey = field('API key', { name: 'apikey', type: 'password', autocomplete: 'off', required: true, spellcheck: 'false' });
+  const email = field('E-mail', {
+    name: 'email',
+    type: 'email',
+    autocomplete: 'off',
+    required: true,
+    spellcheck: 'false',
+  });
+  const apikey = field('API key', {
+    name: 'apikey',
+    type: 'password',
+    autocomplete: 'off',
+    required: true,
+    spellcheck: 'false',
+  });
   const submit = h('button', { type: 'submit', class: 'button button-primary' }, 'Sign in');
-  const form = h('form', { class: 'card', 'aria-labelledby': 'account-title', novalidate: true }, h('h2', { id: 'account-title' }, 'Account'), h('p', { class: 'hint' }, 'Your instances, with create, renew, delete and token resets.'), email.wrapper, apikey.wrapper, notice.element, h('div', { class: 'actions' }, submit));
+  const form = h(
+    'form',
+    { class: 'card', 'aria-labelledby': 'account-title', novalidate: true },
+    h('h2', { id: 'account-title' }, 'Account'),
+    h('p', { class: 'hint' }, 'Your instances, with create, renew, delete and token resets.'),
+    email.wrapper,
+    apikey.wrapper,
+    notice.element,
+    h('div', { class: 'actions' }, submit),
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void busy(submit, async () => {
@@ -40,10 +61,32 @@ function accountCard(app: Page): HTMLElement {
 
 function instanceCard(app: Page, instanceid: string): HTMLElement {
   const notice = new Notice();
-  const id = field('Instance ID', { name: 'instanceid', type: 'text', autocomplete: 'off', required: true, spellcheck: 'false', value: instanceid });
-  const token = field('Token', { name: 'token', type: 'password', autocomplete: 'off', required: true, spellcheck: 'false' });
+  const id = field('Instance ID', {
+    name: 'instanceid',
+    type: 'text',
+    autocomplete: 'off',
+    required: true,
+    spellcheck: 'false',
+    value: instanceid,
+  });
+  const token = field('Token', {
+    name: 'token',
+    type: 'password',
+    autocomplete: 'off',
+    required: true,
+    spellcheck: 'false',
+  });
   const submit = h('button', { type: 'submit', class: 'button button-primary' }, 'Open instance');
-  const form = h('form', { class: 'card', 'aria-labelledby': 'instance-title', novalidate: true }, h('h2', { id: 'instance-title' }, 'One instance'), h('p', { class: 'hint' }, 'Its webhook, signing secret, delivery log and notifications.'), id.wrapper, token.wrapper, notice.element, h('div', { class: 'actions' }, submit));
+  const form = h(
+    'form',
+    { class: 'card', 'aria-labelledby': 'instance-title', novalidate: true },
+    h('h2', { id: 'instance-title' }, 'One instance'),
+    h('p', { class: 'hint' }, 'Its webhook, signing secret, delivery log and notifications.'),
+    id.wrapper,
+    token.wrapper,
+    notice.element,
+    h('div', { class: 'actions' }, submit),
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void busy(submit, async () => {

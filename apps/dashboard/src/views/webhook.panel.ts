@@ -12,17 +12,41 @@ const KIND_LABELS: Record<Kind, string> = {
 
 function panel(title: string, content: Node[], tall = false): HTMLElement {
   const id = newId('panel');
-  return h('section', { class: tall ? 'panel panel-tall' : 'panel', 'aria-labelledby': id }, h('h2', { id }, title), ...content);
+  return h(
+    'section',
+    { class: tall ? 'panel panel-tall' : 'panel', 'aria-labelledby': id },
+    h('h2', { id }, title),
+    ...content,
+  );
 }
 
 /** The webhook URL and the notification kinds (docs/api.md 4.4, 8.4): set, or clear to switch delivery off. */
 export function webhookPanel(context: InstanceContext): HTMLElement {
   const notice = new Notice();
-  const url = field('Webhook URL', { name: 'webhookUrl', type: 'url', autocomplete: 'off', spellcheck: 'false', placeholder: 'https://hooks.example.com/wa' }, 'An absolute https URL on a public host.');
+  const url = field(
+    'Webhook URL',
+    {
+      name: 'webhookUrl',
+      type: 'url',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      placeholder: 'https://hooks.example.com/wa',
+    },
+    'An absolute https URL on a public host.',
+  );
   const boxes = KINDS.map((kind) => {
     const id = newId(`kind-${kind}`);
     const input = h('input', { type: 'checkbox', id, name: 'events', value: kind });
-    return { kind, input, element: h('div', { class: 'checkbox' }, input, h('label', { for: id }, KIND_LABELS[kind], ' ', h('code', {}, kind))) };
+    return {
+      kind,
+      input,
+      element: h(
+        'div',
+        { class: 'checkbox' },
+        input,
+        h('label', { for: id }, KIND_LABELS[kind], ' ', h('code', {}, kind)),
+      ),
+    };
   });
   const state = h('p', { class: 'state' });
   const save = h('button', { type: 'submit', class: 'button button-primary' }, 'Save webhook');
@@ -42,7 +66,9 @@ export function webhookPanel(context: InstanceContext): HTMLElement {
     for (const box of boxes) box.input.checked = status.events.includes(box.kind);
     fill(
       state,
-      status.webhookUrl ? `Delivery is ${status.enabled ? 'on' : 'off'}: notifications go to ` : 'Delivery is off: no webhook URL is registered.',
+      status.webhookUrl
+        ? `Delivery is ${status.enabled ? 'on' : 'off'}: notifications go to `
+        : 'Delivery is off: no webhook URL is registered.',
       status.webhookUrl ? h('span', { class: 'url' }, status.webhookUrl) : null,
       status.disabledReason ? ` (switched off: ${status.disabledReason})` : '',
     );
@@ -62,16 +88,18 @@ export function webhookPanel(context: InstanceContext): HTMLElement {
       }
     });
   });
-  clear.addEventListener('click', () =>
-    void busy(clear, async () => {
-      try {
-        await context.api.clearWebhook();
-        context.update(await context.api.status());
-        notice.success('Delivery switched off; the webhook URL is no longer registered.');
-      } catch (error) {
-        notice.failure(error, 'switch delivery off');
-      }
-    }),
+  clear.addEventListener(
+    'click',
+    () =>
+      void busy(clear, async () => {
+        try {
+          await context.api.clearWebhook();
+          context.update(await context.api.status());
+          notice.success('Delivery switched off; the webhook URL is no longer registered.');
+        } catch (error) {
+          notice.failure(error, 'switch delivery off');
+        }
+      }),
   );
   return panel('Webhook', [form], true);
 }
@@ -80,7 +108,15 @@ export function webhookPanel(context: InstanceContext): HTMLElement {
 export function secretPanel(context: InstanceContext): HTMLElement {
   const notice = new Notice();
   const id = newId('secret');
-  const input = h('input', { id, class: 'secret', type: 'password', readonly: true, spellcheck: 'false', autocomplete: 'off', value: '' });
+  const input = h('input', {
+    id,
+    class: 'secret',
+    type: 'password',
+    readonly: true,
+    spellcheck: 'false',
+    autocomplete: 'off',
+    value: '',
+  });
   const show = h('button', { type: 'button', class: 'button button-secondary', 'aria-pressed': 'false' }, 'Show');
   const rotate = h('button', { type: 'button', class: 'button button-secondary' }, 'Rotate secret');
   const none = h('p', { class: 'muted' });
@@ -92,27 +128,45 @@ export function secretPanel(context: InstanceContext): HTMLElement {
   });
   context.onUpdate((status) => {
     input.value = status.signingSecret ?? '';
-    fill(none, status.signingSecret ? '' : 'No signing secret yet: the first webhook URL creates one, and so does “Rotate secret”.');
+    fill(
+      none,
+      status.signingSecret
+        ? ''
+        : 'No signing secret yet: the first webhook URL creates one, and so does “Rotate secret”.',
+    );
   });
-  rotate.addEventListener('click', () =>
-    void busy(rotate, async () => {
-      try {
-        const rotation = await context.api.rotateSecret();
-        context.update(await context.api.status());
-        input.value = rotation.signingSecret;
-        notice.success(
-          rotation.previousValidUntil
-            ? `New secret in use. The previous one also signs until ${when(rotation.previousValidUntil)}.`
-            : 'New secret in use (the instance had none before).',
-        );
-      } catch (error) {
-        notice.failure(error, 'rotate the signing secret');
-      }
-    }),
+  rotate.addEventListener(
+    'click',
+    () =>
+      void busy(rotate, async () => {
+        try {
+          const rotation = await context.api.rotateSecret();
+          context.update(await context.api.status());
+          input.value = rotation.signingSecret;
+          notice.success(
+            rotation.previousValidUntil
+              ? `New secret in use. The previous one also signs until ${when(rotation.previousValidUntil)}.`
+              : 'New secret in use (the instance had none before).',
+          );
+        } catch (error) {
+          notice.failure(error, 'rotate the signing secret');
+        }
+      }),
   );
   return panel('Signing secret', [
-    h('p', { class: 'hint' }, 'Receivers check each notification’s webhook-signature header with it (Standard Webhooks).'),
-    h('div', { class: 'field field-inline' }, h('label', { for: id }, 'Signing secret'), input, show, copyControl(input)),
+    h(
+      'p',
+      { class: 'hint' },
+      'Receivers check each notification’s webhook-signature header with it (Standard Webhooks).',
+    ),
+    h(
+      'div',
+      { class: 'field field-inline' },
+      h('label', { for: id }, 'Signing secret'),
+      input,
+      show,
+      copyControl(input),
+    ),
     none,
     notice.element,
     h('div', { class: 'actions' }, rotate),
@@ -122,7 +176,11 @@ export function secretPanel(context: InstanceContext): HTMLElement {
 /** One signed test notification, now (8.6), to the registered URL or another one. */
 export function testPanel(context: InstanceContext): HTMLElement {
   const notice = new Notice();
-  const url = field('Test URL (optional)', { name: 'testUrl', type: 'url', autocomplete: 'off', spellcheck: 'false' }, 'Leave empty to send to the registered webhook URL. Another URL is tested, not registered.');
+  const url = field(
+    'Test URL (optional)',
+    { name: 'testUrl', type: 'url', autocomplete: 'off', spellcheck: 'false' },
+    'Leave empty to send to the registered webhook URL. Another URL is tested, not registered.',
+  );
   const send = h('button', { type: 'submit', class: 'button button-primary' }, 'Send test');
   const form = h('form', { novalidate: true }, url.wrapper, notice.element, h('div', { class: 'actions' }, send));
   form.addEventListener('submit', (event) => {

@@ -20,7 +20,9 @@ function chromiumPath(): string {
   const candidates = [process.env['CHROMIUM_PATH'], '/usr/lib/chromium/chromium'];
   for (const candidate of candidates) if (candidate && existsSync(candidate)) return candidate;
   try {
-    return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim();
+    return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], {
+      encoding: 'utf8',
+    }).trim();
   } catch {
     throw new Error('chromium is not installed: apt-get update && apt-get install -y chromium (or set CHROMIUM_PATH)');
   }
@@ -28,13 +30,22 @@ function chromiumPath(): string {
 
 /** A headless chromium; as root it must run without its sandbox. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  });
 }
 
 /** Saves the page as it looks now into SCREENSHOTS/<name>.png. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled', caret: 'hide' });
+  await page.screenshot({
+    path: join(SCREENSHOTS, `${name}.png`),
+    fullPage: true,
+    animations: 'disabled',
+    caret: 'hide',
+  });
 }
 
 type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;

@@ -23,7 +23,13 @@ async function readCheckpoint(store: EventStore, partition: number, partitions: 
   return { position: BigInt(data.position), ...(data.snapshot ? { snapshot: data.snapshot } : {}) };
 }
 
-async function recordCheckpoint(store: EventStore, partition: number, partitions: number, checkpoint: Checkpoint, at: string): Promise<void> {
+async function recordCheckpoint(
+  store: EventStore,
+  partition: number,
+  partitions: number,
+  checkpoint: Checkpoint,
+  at: string,
+): Promise<void> {
   const { position, snapshot } = checkpoint;
   const event: NotifierCheckpointed = {
     type: 'NotifierCheckpointed',
@@ -62,7 +68,10 @@ export class CheckpointRecorder {
    * the store refuses (the caller tries again later). Returns what is recorded now. */
   async record(position: bigint, snapshot: SnapshotRef | undefined): Promise<Checkpoint> {
     const last = this.recorded;
-    const next: Checkpoint = { position: position > last.position ? position : last.position, ...(snapshot ? { snapshot } : {}) };
+    const next: Checkpoint = {
+      position: position > last.position ? position : last.position,
+      ...(snapshot ? { snapshot } : {}),
+    };
     if (next.position === last.position && next.snapshot === last.snapshot) return last;
     await recordCheckpoint(this.store, this.partition, this.partitions, next, isoNow(this.clock));
     this.recorded = next;

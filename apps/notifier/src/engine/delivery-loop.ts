@@ -69,7 +69,10 @@ export class DeliveryLoop {
     this.stopping = true;
     clearTimeout(this.timer);
     let timeout: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled([...this.attempts]), new Promise((resolve) => (timeout = setTimeout(resolve, graceMs)))]);
+    await Promise.race([
+      Promise.allSettled([...this.attempts]),
+      new Promise((resolve) => (timeout = setTimeout(resolve, graceMs))),
+    ]);
     clearTimeout(timeout);
   }
 
@@ -79,16 +82,19 @@ export class DeliveryLoop {
     if (this.parts.batcher.hasWaiting) this.makeNotifications();
     const next = Math.min(this.startDueAttempts(now), this.lookForNotices(now));
     clearTimeout(this.timer);
-    if (next !== Number.POSITIVE_INFINITY) this.timer = setTimeout(() => this.wake(), Math.min(Math.max(next - now, 1), MAX_TIMER_MS));
+    if (next !== Number.POSITIVE_INFINITY)
+      this.timer = setTimeout(() => this.wake(), Math.min(Math.max(next - now, 1), MAX_TIMER_MS));
   }
 
   private makeNotifications(): void {
-    this.parts.batcher.flush((instanceId) => this.onItsWay(instanceId)).then(
-      (made) => made && this.wake(),
-      (error: unknown) => {
-        if (!(error instanceof Stopping)) this.parts.logger.error('could not create notifications', { error });
-      },
-    );
+    this.parts.batcher
+      .flush((instanceId) => this.onItsWay(instanceId))
+      .then(
+        (made) => made && this.wake(),
+        (error: unknown) => {
+          if (!(error instanceof Stopping)) this.parts.logger.error('could not create notifications', { error });
+        },
+      );
   }
 
   /** Starts the attempts due that the scheduler gives a slot; returns when the next one falls due. */
@@ -114,7 +120,8 @@ export class DeliveryLoop {
     }
     // What is due and not chosen waits for its account's or endpoint's share: an attempt that
     // finishes wakes the loop again.
-    for (const slot of scheduler.choose([...due.values()].map((d) => d.slot))) this.begin(slot, due.get(slot.instanceId)!.notification);
+    for (const slot of scheduler.choose([...due.values()].map((d) => d.slot)))
+      this.begin(slot, due.get(slot.instanceId)!.notification);
     return nextDue;
   }
 
@@ -124,7 +131,8 @@ export class DeliveryLoop {
     const attempt = this.work
       .attemptDue(instanceId, notification)
       .catch((error: unknown) => {
-        if (!(error instanceof Stopping)) this.parts.logger.error('delivery attempt failed unexpectedly', { instanceId, error });
+        if (!(error instanceof Stopping))
+          this.parts.logger.error('delivery attempt failed unexpectedly', { instanceId, error });
       })
       .finally(() => {
         this.parts.scheduler.finished(slot);
@@ -139,7 +147,8 @@ export class DeliveryLoop {
   private lookForNotices(now: number): number {
     if (now >= this.noticesLookedAt + this.noticeCheckMs) {
       this.noticesLookedAt = now;
-      for (const instanceId of this.parts.notices.due(now)) if (!this.noticing.has(instanceId)) void this.notice(instanceId);
+      for (const instanceId of this.parts.notices.due(now))
+        if (!this.noticing.has(instanceId)) void this.notice(instanceId);
     }
     return this.noticesLookedAt + this.noticeCheckMs;
   }
@@ -150,7 +159,8 @@ export class DeliveryLoop {
       await this.work.noticesDue(instanceId);
     } catch (error) {
       // Left due: the next look tries again.
-      if (!(error instanceof Stopping)) this.parts.logger.error('could not create instance notices', { instanceId, error });
+      if (!(error instanceof Stopping))
+        this.parts.logger.error('could not create instance notices', { instanceId, error });
     } finally {
       this.noticing.delete(instanceId);
       this.parts.notices.update(instanceId, isoNow(this.parts.clock));

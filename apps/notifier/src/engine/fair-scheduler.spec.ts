@@ -3,7 +3,11 @@ import { FairScheduler, type DueInstance } from './fair-scheduler';
 
 /** docs/api.md section 11: delivery slots shared across accounts, instances and endpoints. */
 
-const due = (accountId: string, instanceId: string, endpoint = `https://${accountId}.example`): DueInstance => ({ instanceId, accountId, endpoint });
+const due = (accountId: string, instanceId: string, endpoint = `https://${accountId}.example`): DueInstance => ({
+  instanceId,
+  accountId,
+  endpoint,
+});
 const ids = (chosen: DueInstance[]) => chosen.map((c) => c.instanceId);
 
 describe('the fair scheduler', () => {
@@ -25,7 +29,14 @@ describe('the fair scheduler', () => {
 
   it('alternates between accounts with as many in flight, and between instances within an account', () => {
     const scheduler = new FairScheduler({ total: 6, perAccount: 6, perEndpoint: 100 });
-    const chosen = scheduler.choose([due('x', 'x1'), due('x', 'x2'), due('x', 'x3'), due('y', 'y1'), due('y', 'y2'), due('y', 'y3')]);
+    const chosen = scheduler.choose([
+      due('x', 'x1'),
+      due('x', 'x2'),
+      due('x', 'x3'),
+      due('y', 'y1'),
+      due('y', 'y2'),
+      due('y', 'y3'),
+    ]);
     expect(chosen.map((c) => c.accountId)).toEqual(['x', 'y', 'x', 'y', 'x', 'y']);
     // Every slot is held; when x1 and y1 finish, the instances served longest ago come first.
     scheduler.finished(chosen[0]);
@@ -36,7 +47,11 @@ describe('the fair scheduler', () => {
   it('gives no endpoint more than its share, and lets the same account use another endpoint meanwhile', () => {
     const scheduler = new FairScheduler({ total: 10, perAccount: 10, perEndpoint: 2 });
     const slow = (i: number) => due('x', `x${i}`, 'https://slow.example');
-    expect(ids(scheduler.choose([slow(1), slow(2), slow(3), due('x', 'x4', 'https://fast.example')]))).toEqual(['x1', 'x2', 'x4']);
+    expect(ids(scheduler.choose([slow(1), slow(2), slow(3), due('x', 'x4', 'https://fast.example')]))).toEqual([
+      'x1',
+      'x2',
+      'x4',
+    ]);
   });
 
   it('holds a slot until finished, never more than the total', () => {

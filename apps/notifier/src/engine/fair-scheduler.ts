@@ -54,7 +54,8 @@ export class FairScheduler {
       else accounts.set(candidate.accountId, [candidate]);
     }
     const instanceServed = (c: DueInstance) => this.instanceServed.get(c.instanceId) ?? 0;
-    for (const queue of accounts.values()) if (queue.length > 1) queue.sort((a, b) => instanceServed(a) - instanceServed(b));
+    for (const queue of accounts.values())
+      if (queue.length > 1) queue.sort((a, b) => instanceServed(a) - instanceServed(b));
     const chosen: DueInstance[] = [];
     while (!this.full && accounts.size > 0) {
       const accountId = this.neediestAccount(accounts);

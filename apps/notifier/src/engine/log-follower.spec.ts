@@ -50,8 +50,15 @@ afterEach(async () => {
 
 function follower(consumer: LogConsumer, { on = store, snapshotEvery = 0, model = new NotifierModel(1, 0) } = {}) {
   const checkpoints = new CheckpointRecorder(on, 0, 1, clock);
-  const snapshotter = new Snapshotter(on, model, new NotifierMetrics(), logger, { partition: 0, partitions: 1, every: snapshotEvery });
-  const follower = new LogFollower(on, consumer, checkpoints, snapshotter, logger, { streamNamePrefixes: ['instance-', 'inbox-'], checkpointIntervalMs: 60_000 });
+  const snapshotter = new Snapshotter(on, model, new NotifierMetrics(), logger, {
+    partition: 0,
+    partitions: 1,
+    every: snapshotEvery,
+  });
+  const follower = new LogFollower(on, consumer, checkpoints, snapshotter, logger, {
+    streamNamePrefixes: ['instance-', 'inbox-'],
+    checkpointIntervalMs: 60_000,
+  });
   const controller = new AbortController();
   running.push({ controller, run: follower.run(controller.signal) });
   return { follower, checkpoints };
@@ -62,7 +69,8 @@ const until = async (check: () => boolean) => {
   for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
   if (!check()) throw new Error('timed out waiting');
 };
-const lastCheckpoint = async () => (await store.readLastEvent(checkpointStreamName(0, 1)))?.data as NotifierCheckpointed['data'] | undefined;
+const lastCheckpoint = async () =>
+  (await store.readLastEvent(checkpointStreamName(0, 1)))?.data as NotifierCheckpointed['data'] | undefined;
 
 describe('the log follower', () => {
   it('gives the consumer each event of its streams once, in order, says when it caught up, then follows live', async () => {
@@ -133,7 +141,8 @@ describe('the log follower', () => {
       return (async function* () {
         for await (const message of inner) {
           yield message;
-          if (message.kind === 'event' && message.event.id === 'e2' && failures++ === 0) throw new Error('connection reset');
+          if (message.kind === 'event' && message.event.id === 'e2' && failures++ === 0)
+            throw new Error('connection reset');
         }
       })();
     };

@@ -90,7 +90,11 @@ export class LogFollower {
   }
 
   private async follow(signal: AbortSignal): Promise<void> {
-    const subscription = this.store.subscribeToAll({ after: this.processed, filter: { streamNamePrefixes: this.options.streamNamePrefixes }, signal });
+    const subscription = this.store.subscribeToAll({
+      after: this.processed,
+      filter: { streamNamePrefixes: this.options.streamNamePrefixes },
+      signal,
+    });
     for await (const message of subscription) {
       if (message.kind === 'event') {
         this.applying = true;
@@ -121,7 +125,9 @@ export class LogFollower {
     const snapshotAt = await this.untilAvailable(signal, () => this.snapshotter.load(checkpoint));
     if (snapshotAt !== undefined) this.processed = snapshotAt;
     // Everything up to the snapshot had its notifications when it was taken.
-    this.consumer.beginReplay(snapshotAt !== undefined && snapshotAt > checkpoint.position ? snapshotAt : checkpoint.position);
+    this.consumer.beginReplay(
+      snapshotAt !== undefined && snapshotAt > checkpoint.position ? snapshotAt : checkpoint.position,
+    );
   }
 
   private maybeSnapshot(): void {

@@ -17,9 +17,18 @@ import { NotifierModel } from './notifier-model';
  * attempt that starts and ends) is played by the test. */
 
 const I = 'i1';
-const message = (id: string): SealedMessage => ({ id, fromMe: false, type: 'chat', sealed: `pd2.sealed-${id}`, time: 1767225600 });
+const message = (id: string): SealedMessage => ({
+  id,
+  fromMe: false,
+  type: 'chat',
+  sealed: `pd2.sealed-${id}`,
+  time: 1767225600,
+});
 const m = (id: string): NotifiableItem => ({ sourceEventId: `ev-${id}`, message: message(id) });
-const a = (id: string): NotifiableItem => ({ sourceEventId: `ev-${id}`, ack: { id, sealed: 'pd2.sealed-chat', status: 'read', time: 1767225601 } });
+const a = (id: string): NotifiableItem => ({
+  sourceEventId: `ev-${id}`,
+  ack: { id, sealed: 'pd2.sealed-chat', status: 'read', time: 1767225601 },
+});
 
 let dir: string;
 let store: SqliteEventStore;
@@ -47,7 +56,8 @@ function batcherWith(batchMax: number, batchBytes = 262_144) {
 /** As the delivery loop judges it (no attempt is in flight here): a notification made and not yet
  * attempted is on its way. */
 const onItsWay = (id: string) => model.hasFreshNotification(id);
-const add = (batcher: NotificationBatcher, item: NotifiableItem, position: bigint) => batcher.add(I, item, position, onItsWay(I));
+const add = (batcher: NotificationBatcher, item: NotifiableItem, position: bigint) =>
+  batcher.add(I, item, position, onItsWay(I));
 
 /** What the instance's open notifications carry, in sequence order. */
 const carried = () =>
@@ -60,10 +70,22 @@ const carried = () =>
 
 /** The attempt of the instance's fresh notification ends (delivered), as the processor records it. */
 async function attemptEnds(batcher: NotificationBatcher): Promise<void> {
-  const fresh = Object.values(model.notificationsOf(I).state.open).find((n) => n.status === 'pending' && n.attempts === 0)!;
+  const fresh = Object.values(model.notificationsOf(I).state.open).find(
+    (n) => n.status === 'pending' && n.attempts === 0,
+  )!;
   await writer.run(I, {
     type: 'RecordAttempt',
-    data: { instanceId: I, webhookId: fresh.webhookId, at: new Date(clock.now()).toISOString(), status: 200, error: '', durationMs: 1, retryAfterSeconds: null, retryDelaysSeconds: [1], jitter: 1 },
+    data: {
+      instanceId: I,
+      webhookId: fresh.webhookId,
+      at: new Date(clock.now()).toISOString(),
+      status: 200,
+      error: '',
+      durationMs: 1,
+      retryAfterSeconds: null,
+      retryDelaysSeconds: [1],
+      jitter: 1,
+    },
   });
   // What the delivery loop's next turn does, awaited here.
   await batcher.flush(onItsWay);
@@ -102,7 +124,16 @@ describe('the notification batcher', () => {
     const key = dataKey(`${I}.20260304.0a1b2c3d`, randomBytes(32));
     const clear = new Map<string, Message>();
     for (let n = 1; n <= 10; n++) {
-      const plain: Message = { id: String(n), chatId: 'c@c.us', from: 'f@c.us', fromMe: false, senderName: 'Ana', type: 'chat', body: 'x'.repeat(60_000), time: 1 };
+      const plain: Message = {
+        id: String(n),
+        chatId: 'c@c.us',
+        from: 'f@c.us',
+        fromMe: false,
+        senderName: 'Ana',
+        type: 'chat',
+        body: 'x'.repeat(60_000),
+        time: 1,
+      };
       clear.set(plain.id, plain);
       add(batcher, { sourceEventId: `ev-${n}`, message: sealMessageWith(key, plain) }, BigInt(n));
     }
@@ -114,7 +145,8 @@ describe('the notification batcher', () => {
     }
     // 60 KB each: four fit in 256 KiB with the envelope, five do not.
     expect(seen).toEqual([[['1']], [['2', '3', '4', '5']], [['6', '7', '8', '9']], [['10']]]);
-    const body = (ids: string[]) => Buffer.byteLength(JSON.stringify({ instanceId: I, sequence: 3, messages: ids.map((id) => clear.get(id)) }));
+    const body = (ids: string[]) =>
+      Buffer.byteLength(JSON.stringify({ instanceId: I, sequence: 3, messages: ids.map((id) => clear.get(id)) }));
     expect(body(['2', '3', '4', '5'])).toBeLessThanOrEqual(262_144);
     expect(body(['2', '3', '4', '5', '6'])).toBeGreaterThan(262_144);
   });
@@ -124,7 +156,16 @@ describe('the notification batcher', () => {
     const key = dataKey(`${I}.20260304.0a1b2c3d`, randomBytes(32));
     const big = (id: string): NotifiableItem => ({
       sourceEventId: `ev-${id}`,
-      message: sealMessageWith(key, { id, chatId: 'c', from: 'f', fromMe: false, senderName: 's', type: 'chat', body: 'y'.repeat(2000), time: 1 }),
+      message: sealMessageWith(key, {
+        id,
+        chatId: 'c',
+        from: 'f',
+        fromMe: false,
+        senderName: 's',
+        type: 'chat',
+        body: 'y'.repeat(2000),
+        time: 1,
+      }),
     });
     [m('1'), big('2'), big('3'), m('4')].forEach((item, i) => add(batcher, item, BigInt(i + 1)));
     expect(await batcher.flush(onItsWay)).toBe(true);

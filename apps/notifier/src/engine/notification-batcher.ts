@@ -164,7 +164,8 @@ export class NotificationBatcher {
     const notifications: NewNotification[] = [];
     let run: NotifiableItem[] = [];
     const closeRun = () => {
-      for (const batch of batchNotifiable(run, limits)) notifications.push({ webhookId: webhookIdFor(batch.sourceEventIds[0]), ...batch });
+      for (const batch of batchNotifiable(run, limits))
+        notifications.push({ webhookId: webhookIdFor(batch.sourceEventIds[0]), ...batch });
       run = [];
     };
     for (const { item, batchable } of taken) {

@@ -1,10 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PersonalDataUnreadable, type PersonalData, type SecretBox } from '@gw/application';
-import { isNotificationEvent, notificationsStreamName, type NotificationBody, type OpenNotification } from '@gw/domain-notifications';
+import {
+  isNotificationEvent,
+  notificationsStreamName,
+  type NotificationBody,
+  type OpenNotification,
+} from '@gw/domain-notifications';
 import { EventStoreUnavailableError, type EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import { retryDelayMs } from '@gw/process';
-import { UNREADABLE_PERSONAL_DATA_ATTEMPT, UNREADABLE_SECRET_ATTEMPT, type AttemptResult, type Delivery } from '@gw/webhook-delivery';
+import {
+  UNREADABLE_PERSONAL_DATA_ATTEMPT,
+  UNREADABLE_SECRET_ATTEMPT,
+  type AttemptResult,
+  type Delivery,
+} from '@gw/webhook-delivery';
 import { Stopping } from './notification-writer';
 
 /** A notification redelivered by reference whose NotificationCreated is not where it says (never
@@ -32,7 +42,12 @@ export class NotificationSender {
     private readonly stopping: () => boolean,
   ) {}
 
-  async send(instanceId: string, url: string, encryptedSecrets: readonly string[], notification: OpenNotification): Promise<AttemptResult> {
+  async send(
+    instanceId: string,
+    url: string,
+    encryptedSecrets: readonly string[],
+    notification: OpenNotification,
+  ): Promise<AttemptResult> {
     let signingSecrets: string[];
     try {
       signingSecrets = encryptedSecrets.map((sealed) => this.secrets.open(sealed));
@@ -57,12 +72,18 @@ export class NotificationSender {
       } catch (error) {
         if (error instanceof PersonalDataUnreadable || error instanceof BodyNotFound) {
           // The reason names no value: which key or form failed, for the operator (the receiver's log says less).
-          this.logger.error('a notification body does not open; the attempt is recorded as failed', { webhookId: notification.webhookId, reason: error.message });
+          this.logger.error('a notification body does not open; the attempt is recorded as failed', {
+            webhookId: notification.webhookId,
+            reason: error.message,
+          });
           return undefined;
         }
         if (!(error instanceof EventStoreUnavailableError)) throw error;
         if (this.stopping()) throw new Stopping();
-        this.logger.warn('store unavailable while opening a notification body; retrying', { webhookId: notification.webhookId, error });
+        this.logger.warn('store unavailable while opening a notification body; retrying', {
+          webhookId: notification.webhookId,
+          error,
+        });
         await sleep(retryDelayMs(attempt));
       }
     }
@@ -70,11 +91,19 @@ export class NotificationSender {
 
   /** The body of a notification redelivered by reference, read from its NotificationCreated (one
    * event) for this attempt only; the model does not keep it. */
-  private async createdBody(instanceId: string, { webhookId, createdRevision }: OpenNotification): Promise<NotificationBody> {
-    if (createdRevision === undefined) throw new BodyNotFound(`notification ${webhookId} has neither a body nor a reference to one`);
-    const [event] = await this.store.readStream(notificationsStreamName(instanceId), { fromRevision: BigInt(createdRevision), maxCount: 1 });
+  private async createdBody(
+    instanceId: string,
+    { webhookId, createdRevision }: OpenNotification,
+  ): Promise<NotificationBody> {
+    if (createdRevision === undefined)
+      throw new BodyNotFound(`notification ${webhookId} has neither a body nor a reference to one`);
+    const [event] = await this.store.readStream(notificationsStreamName(instanceId), {
+      fromRevision: BigInt(createdRevision),
+      maxCount: 1,
+    });
     const created = event && isNotificationEvent(event) && event.type === 'NotificationCreated' ? event : undefined;
-    if (!created || created.data.webhookId !== webhookId) throw new BodyNotFound(`notification ${webhookId} is not at revision ${createdRevision} of its stream`);
+    if (!created || created.data.webhookId !== webhookId)
+      throw new BodyNotFound(`notification ${webhookId} is not at revision ${createdRevision} of its stream`);
     return created.data.body;
   }
 }

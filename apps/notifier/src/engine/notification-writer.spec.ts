@@ -12,14 +12,28 @@ const create = (id: string): NotificationCommand => ({
   type: 'CreateNotifications',
   data: {
     instanceId: I,
-    notifications: [{ webhookId: `msg_${id}`, content: { ack: [{ id, sealed: 'pd2.sealed-chat', status: 'read', time: 1767225600 }] }, sourceEventIds: [`ev-${id}`] }],
+    notifications: [
+      {
+        webhookId: `msg_${id}`,
+        content: { ack: [{ id, sealed: 'pd2.sealed-chat', status: 'read', time: 1767225600 }] },
+        sourceEventIds: [`ev-${id}`],
+      },
+    ],
     now: '2026-01-01T00:00:00.000Z',
   },
 });
 
 function writerOn(log: MemoryLog) {
   const model = new NotifierModel(1, 0);
-  return { model, writer: new NotificationWriter(new MemoryEventStore(log), model, createLogger('error'), new AbortController().signal) };
+  return {
+    model,
+    writer: new NotificationWriter(
+      new MemoryEventStore(log),
+      model,
+      createLogger('error'),
+      new AbortController().signal,
+    ),
+  };
 }
 
 describe('the notification writer', () => {
@@ -53,7 +67,13 @@ describe('the notification writer', () => {
     } finally {
       reads.mockRestore();
     }
-    expect(Object.keys(first.model.notificationsOf(I).state.open).sort()).toEqual(['msg_a', 'msg_b', 'msg_c', 'msg_d', 'msg_e']);
+    expect(Object.keys(first.model.notificationsOf(I).state.open).sort()).toEqual([
+      'msg_a',
+      'msg_b',
+      'msg_c',
+      'msg_d',
+      'msg_e',
+    ]);
     expect(first.model.notificationsOf(I).revision).toBe(4n);
   });
 

@@ -38,7 +38,9 @@ export class NotificationWriter {
 
   run(instanceId: string, command: NotificationCommand): Promise<NotificationEvent[]> {
     // A tail never rejects, so a failed command does not stop the ones queued after it.
-    const result = (this.tails.get(instanceId) ?? Promise.resolve()).then(() => this.decideAndAppend(instanceId, command));
+    const result = (this.tails.get(instanceId) ?? Promise.resolve()).then(() =>
+      this.decideAndAppend(instanceId, command),
+    );
     const tail = result.catch(() => undefined);
     this.tails.set(instanceId, tail);
     void tail.then(() => {

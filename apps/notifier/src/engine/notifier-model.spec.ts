@@ -16,7 +16,11 @@ function createdAt(revision: bigint, position: bigint, webhookId: string): Recor
       instanceId,
       webhookId,
       sequence,
-      body: { instanceId, sequence, messages: [{ id: `m${sequence}`, fromMe: false, type: 'chat', sealed: 'pd2.x', time: 1 }] },
+      body: {
+        instanceId,
+        sequence,
+        messages: [{ id: `m${sequence}`, fromMe: false, type: 'chat', sealed: 'pd2.x', time: 1 }],
+      },
       sourceEventIds: [`src-${sequence}`],
       createdAt: '2026-01-01T00:00:00.000Z',
     },
@@ -33,13 +37,19 @@ describe('NotifierModel notification views', () => {
     // The echo of an event already folded (the notifier's own append, read back) changes nothing.
     expect(model.applyRecordedNotification(instanceId, createdAt(1n, 14n, 'w2'))).toBe(false);
     const view = model.notificationsOf(instanceId);
-    expect({ revision: view.revision, position: view.position, open: Object.keys(view.state.open) }).toEqual({ revision: 1n, position: 14n, open: ['w1', 'w2'] });
+    expect({ revision: view.revision, position: view.position, open: Object.keys(view.state.open) }).toEqual({
+      revision: 1n,
+      position: 14n,
+      open: ['w1', 'w2'],
+    });
     expect([...model.instancesWithOpenNotifications()]).toEqual([instanceId]);
   });
 
   it('ignores events of other types on a notifications stream', () => {
     const model = new NotifierModel(1, 0);
-    expect(model.applyRecordedNotification(instanceId, { ...createdAt(0n, 3n, 'w1'), type: 'SomethingNewer' })).toBe(false);
+    expect(model.applyRecordedNotification(instanceId, { ...createdAt(0n, 3n, 'w1'), type: 'SomethingNewer' })).toBe(
+      false,
+    );
     expect(model.notificationsOf(instanceId).revision).toBe(-1n);
   });
 });

@@ -86,7 +86,11 @@ export class NotifierModel {
     if (!isNotificationEvent(event)) return false;
     const view = this.notificationsOf(instanceId);
     if (event.revision <= view.revision) return false;
-    this.replaceNotifications(instanceId, { state: evolveNotifications(view.state, event), revision: event.revision, position: event.position });
+    this.replaceNotifications(instanceId, {
+      state: evolveNotifications(view.state, event),
+      revision: event.revision,
+      position: event.position,
+    });
     return true;
   }
 
@@ -101,7 +105,8 @@ export class NotifierModel {
    * resent one): traffic recorded meanwhile may travel in its next notification. */
   hasFreshNotification(instanceId: string): boolean {
     if (!this.withOpen.has(instanceId)) return false;
-    for (const n of Object.values(this.notificationsOf(instanceId).state.open)) if (n.status === 'pending' && n.attempts === 0) return true;
+    for (const n of Object.values(this.notificationsOf(instanceId).state.open))
+      if (n.status === 'pending' && n.attempts === 0) return true;
     return false;
   }
 
@@ -109,7 +114,11 @@ export class NotifierModel {
   entries(): SnapshotEntry[] {
     const entries = new Map<string, SnapshotEntry>();
     for (const [instanceId, { state, revision }] of this.instances) {
-      entries.set(instanceId, { instanceId, instance: storedView({ state: state.instance, revision }), noticePeriod: state.period });
+      entries.set(instanceId, {
+        instanceId,
+        instance: storedView({ state: state.instance, revision }),
+        noticePeriod: state.period,
+      });
     }
     for (const [instanceId, view] of this.notifications) {
       const entry = entries.get(instanceId) ?? { instanceId };

@@ -73,7 +73,13 @@ beforeEach(() => {
       clock,
     },
     // random 0.5: a jitter of exactly 1, so that a retry is due exactly its delay later.
-    { retryScheduleSeconds: [5, 300], conflictRetries: 3, expiryNoticeHours: [24], noticeCheckMs: 1000, random: () => 0.5 },
+    {
+      retryScheduleSeconds: [5, 300],
+      conflictRetries: 3,
+      expiryNoticeHours: [24],
+      noticeCheckMs: 1000,
+      random: () => 0.5,
+    },
   );
 });
 afterEach(() => processor.stop(0));
@@ -91,7 +97,7 @@ async function follow(): Promise<number> {
 /** Lets the processor run until it has nothing more to do at the clock's time. */
 async function settle(): Promise<void> {
   processor.wake();
-  for (let quiet = 0; quiet < 5; ) {
+  for (let quiet = 0; quiet < 5;) {
     await new Promise((resolve) => setImmediate(resolve));
     const moved = await follow();
     quiet = moved === 0 && processor.requestsInFlight === 0 ? quiet + 1 : 0;
@@ -106,20 +112,47 @@ async function start(): Promise<void> {
   await settle();
 }
 
-async function instanceWithWebhook(expiresInMs = 30 * 24 * HOUR, events = ['messages', 'ownMessages', 'acks']): Promise<void> {
+async function instanceWithWebhook(
+  expiresInMs = 30 * 24 * HOUR,
+  events = ['messages', 'ownMessages', 'acks'],
+): Promise<void> {
   const at = clock.iso();
   await store.append(
     `instance-${I}`,
     [
-      { id: 'e1', type: 'InstanceCreated', data: { instanceId: I, accountId: 'acct-ann', packageId: 'monthly', tokenHash: 'th', createdAt: at, expiresAt: new Date(clock.now() + expiresInMs).toISOString() } },
-      { id: 'e2', type: 'SigningSecretIssued', data: { instanceId: I, encryptedSecret: box.seal('whsec_test'), issuedAt: at } },
+      {
+        id: 'e1',
+        type: 'InstanceCreated',
+        data: {
+          instanceId: I,
+          accountId: 'acct-ann',
+          packageId: 'monthly',
+          tokenHash: 'th',
+          createdAt: at,
+          expiresAt: new Date(clock.now() + expiresInMs).toISOString(),
+        },
+      },
+      {
+        id: 'e2',
+        type: 'SigningSecretIssued',
+        data: { instanceId: I, encryptedSecret: box.seal('whsec_test'), issuedAt: at },
+      },
       { id: 'e3', type: 'WebhookSet', data: { instanceId: I, url: URL, setAt: at, events } },
     ],
     'no_stream',
   );
 }
 
-const message = (id: string, body = 'hi') => ({ id, chatId: 'c@c.us', from: '123@c.us', fromMe: false, senderName: 'Ann', type: 'chat', body, time: 1772618400 });
+const message = (id: string, body = 'hi') => ({
+  id,
+  chatId: 'c@c.us',
+  from: '123@c.us',
+  fromMe: false,
+  senderName: 'Ann',
+  type: 'chat',
+  body,
+  time: 1772618400,
+});
 const record = (id: string, body?: string) => recordMessage(store, personal, I, message(id, body), clock.iso());
 const stream = async (name: string) => (await store.readStream(name)).map((e) => e.type);
 
@@ -131,7 +164,11 @@ describe('the notifier processor', () => {
     await settle();
     expect(receiver.posts).toHaveLength(1);
     expect(receiver.posts[0]).toMatchObject({ url: URL, signingSecrets: ['whsec_test'] });
-    expect(receiver.bodies()[0]).toMatchObject({ instanceId: I, sequence: 1, messages: [{ id: 'm1', body: 'hello', senderName: 'Ann' }] });
+    expect(receiver.bodies()[0]).toMatchObject({
+      instanceId: I,
+      sequence: 1,
+      messages: [{ id: 'm1', body: 'hello', senderName: 'Ann' }],
+    });
     const events = (await store.readStream(`notifications-${I}`)) as unknown as NotificationEvent[];
     expect(events.map((e) => e.type)).toEqual(['NotificationCreated', 'NotificationDelivered']);
     // The attempt's time is the processor's clock, not the machine's.
@@ -152,7 +189,11 @@ describe('the notifier processor', () => {
     clock.advance(1);
     await settle();
     expect(receiver.posts.map((p) => p.at)).toEqual(['2026-03-04T10:00:00.000Z', '2026-03-04T10:00:05.000Z']);
-    expect(await stream(`notifications-${I}`)).toEqual(['NotificationCreated', 'DeliveryAttemptFailed', 'NotificationDelivered']);
+    expect(await stream(`notifications-${I}`)).toEqual([
+      'NotificationCreated',
+      'DeliveryAttemptFailed',
+      'NotificationDelivered',
+    ]);
   });
 
   it('batches what is recorded while a notification is on its way, and sends the instance one at a time', async () => {
@@ -162,7 +203,10 @@ describe('the notifier processor', () => {
     await record('m2');
     await record('m3');
     await settle();
-    expect(receiver.bodies().map((b) => (b.messages as Array<{ id: string }>).map((m) => m.id))).toEqual([['m1'], ['m2', 'm3']]);
+    expect(receiver.bodies().map((b) => (b.messages as Array<{ id: string }>).map((m) => m.id))).toEqual([
+      ['m1'],
+      ['m2', 'm3'],
+    ]);
     expect(receiver.bodies().map((b) => b.sequence)).toEqual([1, 2]);
   });
 
@@ -174,10 +218,21 @@ describe('the notifier processor', () => {
     await record('m2');
     await settle();
     expect(receiver.posts).toHaveLength(1);
-    expect(await stream(`instance-${I}`)).toEqual(['InstanceCreated', 'SigningSecretIssued', 'WebhookSet', 'WebhookDisabledByReceiver']);
+    expect(await stream(`instance-${I}`)).toEqual([
+      'InstanceCreated',
+      'SigningSecretIssued',
+      'WebhookSet',
+      'WebhookDisabledByReceiver',
+    ]);
     // m1's own 410 cancels it; m2, waiting behind it, is made into its notification when delivery goes
     // off and cancelled with the rest, never sent.
-    const notifications = ['NotificationCreated', 'DeliveryAttemptFailed', 'NotificationCancelled', 'NotificationCreated', 'NotificationCancelled'];
+    const notifications = [
+      'NotificationCreated',
+      'DeliveryAttemptFailed',
+      'NotificationCancelled',
+      'NotificationCreated',
+      'NotificationCancelled',
+    ];
     expect(await stream(`notifications-${I}`)).toEqual(notifications);
     await record('m3');
     await settle();
@@ -193,7 +248,9 @@ describe('the notifier processor', () => {
     expect(receiver.posts).toHaveLength(0);
     clock.advance(1000);
     await settle();
-    expect(receiver.bodies()).toEqual([{ instanceId: I, sequence: 1, instance: { event: 'expiring', expiresAt: '2026-03-05T11:00:00.000Z' } }]);
+    expect(receiver.bodies()).toEqual([
+      { instanceId: I, sequence: 1, instance: { event: 'expiring', expiresAt: '2026-03-05T11:00:00.000Z' } },
+    ]);
     clock.advance(10 * 1000);
     await settle();
     expect(receiver.posts).toHaveLength(1);

@@ -77,7 +77,9 @@ export class NotifierProcessor implements LogConsumer, DueWork {
       // Whether it switches delivery off is judged on the state before it.
       const before = model.notifierState(instanceId);
       if (!model.applyInstanceEvent(instanceId, event)) return;
-      await this.process(instanceId, { type: 'InstanceEventRecorded', data: { event, now: this.now() } }, before, { position: event.position });
+      await this.process(instanceId, { type: 'InstanceEventRecorded', data: { event, now: this.now() } }, before, {
+        position: event.position,
+      });
       this.changed(instanceId);
     } else if (prefix === NOTIFICATIONS_STREAM_PREFIX) {
       if (!model.applyRecordedNotification(instanceId, event)) return;
@@ -97,10 +99,14 @@ export class NotifierProcessor implements LogConsumer, DueWork {
     const work = this.replay?.work() ?? { notify: [], cancel: [] };
     this.replay = undefined;
     const { batcher, writer, metrics } = this.parts;
-    for (const { instanceId, item, position } of work.notify) batcher.add(instanceId, item, position, this.onItsWay(instanceId));
+    for (const { instanceId, item, position } of work.notify)
+      batcher.add(instanceId, item, position, this.onItsWay(instanceId));
     await batcher.flush(this.onItsWay);
     for (const { instanceId, webhookIds, reason } of work.cancel) {
-      const cancelled = await writer.run(instanceId, { type: 'CancelNotifications', data: { instanceId, webhookIds, reason, now: this.now() } });
+      const cancelled = await writer.run(instanceId, {
+        type: 'CancelNotifications',
+        data: { instanceId, webhookIds, reason, now: this.now() },
+      });
       metrics.cancelled.inc({}, cancelled.length);
     }
   }
@@ -111,7 +117,12 @@ export class NotifierProcessor implements LogConsumer, DueWork {
 
   // The one place where the workflow's outputs are carried out.
 
-  private async process(instanceId: string, input: NotifierInput, state: NotifierState, occasion: Occasion): Promise<void> {
+  private async process(
+    instanceId: string,
+    input: NotifierInput,
+    state: NotifierState,
+    occasion: Occasion,
+  ): Promise<void> {
     const notices: NewNotification[] = [];
     for (const output of notifierWorkflow.decide(input, state)) {
       switch (output.type) {
@@ -120,7 +131,12 @@ export class NotifierProcessor implements LogConsumer, DueWork {
           break;
         case 'NotifyInstance': {
           const { key, notice } = output.data;
-          notices.push({ webhookId: noticeWebhookIdFor(instanceId, notice.expiresAt, key), content: { instance: notice }, sourceEventIds: [], noticeKey: key });
+          notices.push({
+            webhookId: noticeWebhookIdFor(instanceId, notice.expiresAt, key),
+            content: { instance: notice },
+            sourceEventIds: [],
+            noticeKey: key,
+          });
           break;
         }
         case 'CancelPending':
@@ -149,7 +165,12 @@ export class NotifierProcessor implements LogConsumer, DueWork {
     const { model, batcher, writer, metrics } = this.parts;
     if (this.replay) {
       const pending = Object.values(model.notificationsOf(instanceId).state.open).filter((n) => n.status === 'pending');
-      const step = { type: 'switchedOff' as const, instanceId, reason: command.data.reason, pending: pending.map((n) => n.webhookId) };
+      const step = {
+        type: 'switchedOff' as const,
+        instanceId,
+        reason: command.data.reason,
+        pending: pending.map((n) => n.webhookId),
+      };
       return this.replay.step({ ...step, position: required(position, command.type) });
     }
     // What was recorded while delivery was on is made first, then cancelled with the rest.
@@ -159,12 +180,20 @@ export class NotifierProcessor implements LogConsumer, DueWork {
   }
 
   private async createNotices(instanceId: string, notifications: NewNotification[]): Promise<void> {
-    const created = await this.parts.writer.run(instanceId, { type: 'CreateNotifications', data: { instanceId, notifications, now: this.now() } });
+    const created = await this.parts.writer.run(instanceId, {
+      type: 'CreateNotifications',
+      data: { instanceId, notifications, now: this.now() },
+    });
     this.parts.metrics.created.inc({}, created.length);
     if (created.length > 0) this.wake();
   }
 
-  private async send(instanceId: string, { url, encryptedSigningSecrets }: { url: string; encryptedSigningSecrets: string[] }, notification: OpenNotification, state: NotifierState): Promise<void> {
+  private async send(
+    instanceId: string,
+    { url, encryptedSigningSecrets }: { url: string; encryptedSigningSecrets: string[] },
+    notification: OpenNotification,
+    state: NotifierState,
+  ): Promise<void> {
     const { sender, writer, metrics } = this.parts;
     const result = await sender.send(instanceId, url, encryptedSigningSecrets, notification);
     metrics.latency.observe(result.durationMs / 1000);
@@ -180,7 +209,12 @@ export class NotifierProcessor implements LogConsumer, DueWork {
       },
     });
     this.count(events, result);
-    await this.process(instanceId, { type: 'ReceiverAnswered', data: { url, status: result.status, now: this.now() } }, state, {});
+    await this.process(
+      instanceId,
+      { type: 'ReceiverAnswered', data: { url, status: result.status, now: this.now() } },
+      state,
+      {},
+    );
   }
 
   /**
@@ -202,7 +236,10 @@ export class NotifierProcessor implements LogConsumer, DueWork {
         conflictRetries: this.settings.conflictRetries,
         onUnavailable: async (error, attempt) => {
           guard();
-          this.parts.logger.warn('store unavailable while switching delivery off after a 410; retrying', { instanceId, error });
+          this.parts.logger.warn('store unavailable while switching delivery off after a 410; retrying', {
+            instanceId,
+            error,
+          });
           await sleep(retryDelayMs(attempt));
         },
       },
@@ -213,7 +250,8 @@ export class NotifierProcessor implements LogConsumer, DueWork {
     const { metrics } = this.parts;
     for (const event of events) {
       if (event.type === 'NotificationDelivered') metrics.delivered.inc();
-      if (event.type === 'DeliveryAttemptFailed') metrics.failedAttempts.inc({ reason: result.status ? String(result.status) : result.error.split(':')[0] });
+      if (event.type === 'DeliveryAttemptFailed')
+        metrics.failedAttempts.inc({ reason: result.status ? String(result.status) : result.error.split(':')[0] });
       if (event.type === 'NotificationDeadLettered') metrics.deadLettered.inc();
       if (event.type === 'NotificationCancelled') metrics.cancelled.inc();
     }
@@ -242,7 +280,10 @@ export class NotifierProcessor implements LogConsumer, DueWork {
   noticesDue(instanceId: string): Promise<void> {
     const { model } = this.parts;
     const notified = model.notificationsOf(instanceId).state.notices ?? null;
-    const input: NotifierInput = { type: 'ClockTicked', data: { now: this.now(), notified, expiryNoticeHours: this.settings.expiryNoticeHours } };
+    const input: NotifierInput = {
+      type: 'ClockTicked',
+      data: { now: this.now(), notified, expiryNoticeHours: this.settings.expiryNoticeHours },
+    };
     return this.process(instanceId, input, model.notifierState(instanceId), {});
   }
 

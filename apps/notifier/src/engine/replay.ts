@@ -54,7 +54,8 @@ export class Replay {
     switch (step.type) {
       case 'notifiable':
         this.notifiable.set(step.item.sourceEventId, step.position);
-        if (step.position > this.checkpoint) this.candidates.push({ instanceId: step.instanceId, item: step.item, position: step.position });
+        if (step.position > this.checkpoint)
+          this.candidates.push({ instanceId: step.instanceId, item: step.item, position: step.position });
         return;
       case 'switchedOff':
         return this.switchedOff(step);
@@ -70,7 +71,11 @@ export class Replay {
   work(): CatchUpWork {
     return {
       notify: this.candidates.filter((c) => !this.createdAfterCheckpoint.has(c.item.sourceEventId)),
-      cancel: [...this.doomed].map(([instanceId, { webhookIds, reason }]) => ({ instanceId, webhookIds: [...webhookIds], reason })),
+      cancel: [...this.doomed].map(([instanceId, { webhookIds, reason }]) => ({
+        instanceId,
+        webhookIds: [...webhookIds],
+        reason,
+      })),
     };
   }
 

@@ -23,7 +23,11 @@ export class RetentionSweeper {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
 
-  constructor(store: EventStore, private readonly logger: Logger, private readonly settings: RetentionSettings) {
+  constructor(
+    store: EventStore,
+    private readonly logger: Logger,
+    private readonly settings: RetentionSettings,
+  ) {
     this.sweep = new RetentionSweep(store, {
       retentionDays: settings.retentionDays,
       now: settings.now,
@@ -48,7 +52,8 @@ export class RetentionSweeper {
     this.running = this.sweep
       .sweep()
       .then((erased) => {
-        for (const { instanceId, days } of erased) this.logger.info('personal data past retention erased', { instanceId, days });
+        for (const { instanceId, days } of erased)
+          this.logger.info('personal data past retention erased', { instanceId, days });
       })
       .catch((error: unknown) => this.logger.warn('retention sweep failed; trying again at the next one', { error }))
       .finally(() => (this.running = undefined));

@@ -7,7 +7,12 @@ import { SNAPSHOT_VERSION, type SnapshotEntry } from './snapshots';
 
 const I = 'i1';
 let position = 0n;
-const recorded = (streamName: string, revision: bigint, type: string, data: Record<string, unknown>): RecordedEvent => ({
+const recorded = (
+  streamName: string,
+  revision: bigint,
+  type: string,
+  data: Record<string, unknown>,
+): RecordedEvent => ({
   id: `e${++position}`,
   streamName,
   revision,
@@ -21,11 +26,22 @@ const recorded = (streamName: string, revision: bigint, type: string, data: Reco
 /** A model with an instance whose every state field is set, and an open notification. */
 function populated(): NotifierModel {
   const model = new NotifierModel(1, 0);
-  const instance = (revision: bigint, type: string, data: Record<string, unknown>) => model.applyInstanceEvent(I, recorded(`instance-${I}`, revision, type, { instanceId: I, ...data }));
-  instance(0n, 'InstanceCreated', { accountId: 'acct-ann', packageId: 'trial', tokenHash: 'th', createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-04T00:00:00.000Z' });
+  const instance = (revision: bigint, type: string, data: Record<string, unknown>) =>
+    model.applyInstanceEvent(I, recorded(`instance-${I}`, revision, type, { instanceId: I, ...data }));
+  instance(0n, 'InstanceCreated', {
+    accountId: 'acct-ann',
+    packageId: 'trial',
+    tokenHash: 'th',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    expiresAt: '2026-01-04T00:00:00.000Z',
+  });
   instance(1n, 'SigningSecretIssued', { encryptedSecret: 'sealed', issuedAt: '2026-01-01T00:00:00.000Z' });
   instance(2n, 'WebhookSet', { url: 'https://receiver.example/hook', setAt: '2026-01-01T00:00:00.000Z' });
-  instance(3n, 'WebhookDisabledByReceiver', { url: 'https://receiver.example/hook', reason: 'gone', disabledAt: '2026-01-01T00:00:01.000Z' });
+  instance(3n, 'WebhookDisabledByReceiver', {
+    url: 'https://receiver.example/hook',
+    reason: 'gone',
+    disabledAt: '2026-01-01T00:00:01.000Z',
+  });
   model.applyRecordedNotification(
     I,
     recorded(`notifications-${I}`, 0n, 'NotificationCreated', {
@@ -56,75 +72,154 @@ const keysOf = (value: object) => Object.keys(value).sort();
 
 /** The shape each version was written with. A new field in a state needs a new version here and in
  * SNAPSHOT_VERSION, so that a notifier never restores an old snapshot as if it had the new shape. */
-const SHAPES: Record<number, { instance: string[]; notifications: string[]; open: string[]; noticePeriod?: string[] }> = {
-  1: {
-    instance: ['accountEmail', 'createdAt', 'disabledReason', 'encryptedSigningSecret', 'expiresAt', 'instanceId', 'packageId', 'status', 'tokenHash', 'webhookOn', 'webhookUrl'],
-    notifications: ['lastSequence', 'open'],
-    open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
-  },
-  // Notification kinds and signing-secret rotation (docs/api.md 8.4, 8.5).
-  2: {
-    instance: [
-      'accountEmail', 'createdAt', 'disabledReason', 'encryptedSigningSecret', 'events', 'expiresAt', 'instanceId', 'packageId',
-      'previousSigningSecret', 'status', 'tokenHash', 'webhookOn', 'webhookUrl',
-    ],
-    notifications: ['lastSequence', 'open'],
-    open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
-  },
-  // Instance notices (docs/api.md 8.9): the period they are judged in, and the ledger of those made.
-  3: {
-    instance: [
-      'accountEmail', 'createdAt', 'disabledReason', 'encryptedSigningSecret', 'events', 'expiresAt', 'instanceId', 'packageId',
-      'previousSigningSecret', 'status', 'tokenHash', 'webhookOn', 'webhookUrl',
-    ],
-    notifications: ['lastSequence', 'notices', 'open'],
-    open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
-    noticePeriod: ['expiresAt', 'renewal', 'since'],
-  },
-  // Every renewal announced, several before a notice included (docs/api.md 8.9).
-  4: {
-    instance: [
-      'accountEmail', 'createdAt', 'disabledReason', 'encryptedSigningSecret', 'events', 'expiresAt', 'instanceId', 'packageId',
-      'previousSigningSecret', 'status', 'tokenHash', 'webhookOn', 'webhookUrl',
-    ],
-    notifications: ['lastSequence', 'notices', 'open'],
-    open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
-    noticePeriod: ['expiresAt', 'renewals', 'since'],
-  },
-  // Audit and erasure (docs/api.md 9.3, 9.5): an account's id instead of its address, and open
-  // notifications' bodies holding sealed messages and acks.
-  5: {
-    instance: [
-      'accountId', 'createdAt', 'disabledReason', 'encryptedSigningSecret', 'events', 'expiresAt', 'instanceId', 'packageId',
-      'previousSigningSecret', 'status', 'tokenHash', 'webhookOn', 'webhookUrl',
-    ],
-    notifications: ['lastSequence', 'notices', 'open'],
-    open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
-    noticePeriod: ['expiresAt', 'renewals', 'since'],
-  },
-  // Fairness and bounds (docs/api.md section 11): the notifications state's optional `failing`
-  // (consecutive failures, the probe), and an open notification redelivered by reference has a null
-  // body and a `createdRevision`. Neither shows in the sample state, whose keys are those of 5.
-  6: {
-    instance: [
-      'accountId', 'createdAt', 'disabledReason', 'encryptedSigningSecret', 'events', 'expiresAt', 'instanceId', 'packageId',
-      'previousSigningSecret', 'status', 'tokenHash', 'webhookOn', 'webhookUrl',
-    ],
-    notifications: ['lastSequence', 'notices', 'open'],
-    open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
-    noticePeriod: ['expiresAt', 'renewals', 'since'],
-  },
-  // The same keys: an open notification's status value is spelled 'deadLettered' from 7 on.
-  7: {
-    instance: [
-      'accountId', 'createdAt', 'disabledReason', 'encryptedSigningSecret', 'events', 'expiresAt', 'instanceId', 'packageId',
-      'previousSigningSecret', 'status', 'tokenHash', 'webhookOn', 'webhookUrl',
-    ],
-    notifications: ['lastSequence', 'notices', 'open'],
-    open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
-    noticePeriod: ['expiresAt', 'renewals', 'since'],
-  },
-};
+const SHAPES: Record<number, { instance: string[]; notifications: string[]; open: string[]; noticePeriod?: string[] }> =
+  {
+    1: {
+      instance: [
+        'accountEmail',
+        'createdAt',
+        'disabledReason',
+        'encryptedSigningSecret',
+        'expiresAt',
+        'instanceId',
+        'packageId',
+        'status',
+        'tokenHash',
+        'webhookOn',
+        'webhookUrl',
+      ],
+      notifications: ['lastSequence', 'open'],
+      open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
+    },
+    // Notification kinds and signing-secret rotation (docs/api.md 8.4, 8.5).
+    2: {
+      instance: [
+        'accountEmail',
+        'createdAt',
+        'disabledReason',
+        'encryptedSigningSecret',
+        'events',
+        'expiresAt',
+        'instanceId',
+        'packageId',
+        'previousSigningSecret',
+        'status',
+        'tokenHash',
+        'webhookOn',
+        'webhookUrl',
+      ],
+      notifications: ['lastSequence', 'open'],
+      open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
+    },
+    // Instance notices (docs/api.md 8.9): the period they are judged in, and the ledger of those made.
+    3: {
+      instance: [
+        'accountEmail',
+        'createdAt',
+        'disabledReason',
+        'encryptedSigningSecret',
+        'events',
+        'expiresAt',
+        'instanceId',
+        'packageId',
+        'previousSigningSecret',
+        'status',
+        'tokenHash',
+        'webhookOn',
+        'webhookUrl',
+      ],
+      notifications: ['lastSequence', 'notices', 'open'],
+      open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
+      noticePeriod: ['expiresAt', 'renewal', 'since'],
+    },
+    // Every renewal announced, several before a notice included (docs/api.md 8.9).
+    4: {
+      instance: [
+        'accountEmail',
+        'createdAt',
+        'disabledReason',
+        'encryptedSigningSecret',
+        'events',
+        'expiresAt',
+        'instanceId',
+        'packageId',
+        'previousSigningSecret',
+        'status',
+        'tokenHash',
+        'webhookOn',
+        'webhookUrl',
+      ],
+      notifications: ['lastSequence', 'notices', 'open'],
+      open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
+      noticePeriod: ['expiresAt', 'renewals', 'since'],
+    },
+    // Audit and erasure (docs/api.md 9.3, 9.5): an account's id instead of its address, and open
+    // notifications' bodies holding sealed messages and acks.
+    5: {
+      instance: [
+        'accountId',
+        'createdAt',
+        'disabledReason',
+        'encryptedSigningSecret',
+        'events',
+        'expiresAt',
+        'instanceId',
+        'packageId',
+        'previousSigningSecret',
+        'status',
+        'tokenHash',
+        'webhookOn',
+        'webhookUrl',
+      ],
+      notifications: ['lastSequence', 'notices', 'open'],
+      open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
+      noticePeriod: ['expiresAt', 'renewals', 'since'],
+    },
+    // Fairness and bounds (docs/api.md section 11): the notifications state's optional `failing`
+    // (consecutive failures, the probe), and an open notification redelivered by reference has a null
+    // body and a `createdRevision`. Neither shows in the sample state, whose keys are those of 5.
+    6: {
+      instance: [
+        'accountId',
+        'createdAt',
+        'disabledReason',
+        'encryptedSigningSecret',
+        'events',
+        'expiresAt',
+        'instanceId',
+        'packageId',
+        'previousSigningSecret',
+        'status',
+        'tokenHash',
+        'webhookOn',
+        'webhookUrl',
+      ],
+      notifications: ['lastSequence', 'notices', 'open'],
+      open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
+      noticePeriod: ['expiresAt', 'renewals', 'since'],
+    },
+    // The same keys: an open notification's status value is spelled 'deadLettered' from 7 on.
+    7: {
+      instance: [
+        'accountId',
+        'createdAt',
+        'disabledReason',
+        'encryptedSigningSecret',
+        'events',
+        'expiresAt',
+        'instanceId',
+        'packageId',
+        'previousSigningSecret',
+        'status',
+        'tokenHash',
+        'webhookOn',
+        'webhookUrl',
+      ],
+      notifications: ['lastSequence', 'notices', 'open'],
+      open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
+      noticePeriod: ['expiresAt', 'renewals', 'since'],
+    },
+  };
 
 describe('notifier snapshots', () => {
   it('are written for the state shapes of SNAPSHOT_VERSION', () => {
@@ -145,13 +240,25 @@ describe('notifier snapshots', () => {
     expect(restored.entries()).toEqual(taken.entries());
     expect(restored.instance(I)).toEqual(taken.instance(I));
     expect(restored.notifierState(I)).toEqual(taken.notifierState(I));
-    expect(restored.notificationsOf(I).state.notices).toEqual({ expiresAt: '2026-01-04T00:00:00.000Z', keys: ['expiring@24'] });
+    expect(restored.notificationsOf(I).state.notices).toEqual({
+      expiresAt: '2026-01-04T00:00:00.000Z',
+      keys: ['expiring@24'],
+    });
     // With the position of the view's last event, so that a conflict after the restart folds forward.
-    expect(restored.notificationsOf(I)).toEqual({ state: taken.notificationsOf(I).state, revision: 1n, position: taken.notificationsOf(I).position });
+    expect(restored.notificationsOf(I)).toEqual({
+      state: taken.notificationsOf(I).state,
+      revision: 1n,
+      position: taken.notificationsOf(I).position,
+    });
     expect(restored.notificationsOf(I).position).toEqual(expect.any(BigInt));
     expect([...restored.instancesWithOpenNotifications()]).toEqual([I]);
     // Events the snapshot already holds are not applied twice.
-    expect(restored.applyInstanceEvent(I, recorded(`instance-${I}`, 3n, 'WebhookCleared', { instanceId: I, clearedAt: '2026-01-02T00:00:00.000Z' }))).toBe(false);
+    expect(
+      restored.applyInstanceEvent(
+        I,
+        recorded(`instance-${I}`, 3n, 'WebhookCleared', { instanceId: I, clearedAt: '2026-01-02T00:00:00.000Z' }),
+      ),
+    ).toBe(false);
   });
 
   it('restore a snapshot written before positions were kept, without a position', () => {

@@ -31,15 +31,27 @@ function snapshotStreamName(partition: number, partitions: number, position: big
  * Writes a snapshot into a stream of its own (chunks of INSTANCES_PER_CHUNK instances, one append)
  * and returns where it is. The stream is never written again; the checkpoint then points at it.
  */
-export async function writeSnapshot(store: EventStore, partition: number, partitions: number, snapshot: NotifierSnapshot): Promise<SnapshotRef> {
+export async function writeSnapshot(
+  store: EventStore,
+  partition: number,
+  partitions: number,
+  snapshot: NotifierSnapshot,
+): Promise<SnapshotRef> {
   const stream = snapshotStreamName(partition, partitions, snapshot.position);
   const position = snapshot.position.toString();
   const chunks: NotifierSnapshotChunk[] = [];
   for (let i = 0; i === 0 || i < snapshot.entries.length; i += INSTANCES_PER_CHUNK) {
-    chunks.push({ type: 'NotifierSnapshotChunk', data: { version: SNAPSHOT_VERSION, position, entries: snapshot.entries.slice(i, i + INSTANCES_PER_CHUNK) } });
+    chunks.push({
+      type: 'NotifierSnapshotChunk',
+      data: { version: SNAPSHOT_VERSION, position, entries: snapshot.entries.slice(i, i + INSTANCES_PER_CHUNK) },
+    });
   }
   // 'any': a snapshot retried after an outage is the same state at the same position.
-  await store.append(stream, chunks.map((c) => ({ id: newEventId(), ...c })), 'any');
+  await store.append(
+    stream,
+    chunks.map((c) => ({ id: newEventId(), ...c })),
+    'any',
+  );
   return { stream, position, version: SNAPSHOT_VERSION };
 }
 
@@ -47,8 +59,11 @@ export async function writeSnapshot(store: EventStore, partition: number, partit
 export async function readSnapshot(store: EventStore, ref: SnapshotRef): Promise<NotifierSnapshot | undefined> {
   if (ref.version !== SNAPSHOT_VERSION) return undefined;
   const events = await store.readStream(ref.stream);
-  const chunks = events.filter((e) => e.type === 'NotifierSnapshotChunk').map((e) => (e as unknown as NotifierSnapshotChunk).data);
-  if (chunks.length === 0 || chunks.some((c) => c.version !== SNAPSHOT_VERSION || c.position !== ref.position)) return undefined;
+  const chunks = events
+    .filter((e) => e.type === 'NotifierSnapshotChunk')
+    .map((e) => (e as unknown as NotifierSnapshotChunk).data);
+  if (chunks.length === 0 || chunks.some((c) => c.version !== SNAPSHOT_VERSION || c.position !== ref.position))
+    return undefined;
   return { position: BigInt(ref.position), entries: chunks.flatMap((c) => c.entries) };
 }
 

@@ -16,7 +16,14 @@ const created: RecordedEvent = {
   revision: 0n,
   position: 1n,
   type: 'InstanceCreated',
-  data: { instanceId: I, accountId: 'acct-ann', packageId: 'trial', tokenHash: 'th', createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-04T00:00:00.000Z' },
+  data: {
+    instanceId: I,
+    accountId: 'acct-ann',
+    packageId: 'trial',
+    tokenHash: 'th',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    expiresAt: '2026-01-04T00:00:00.000Z',
+  },
   metadata: {},
   recordedAt: '2026-01-01T00:00:00.000Z',
 };
@@ -32,12 +39,20 @@ beforeEach(() => {
   metrics = new NotifierMetrics();
 });
 
-const snapshotter = (every: number, on = model) => new Snapshotter(store, on, metrics, createLogger('error'), { partition: 0, partitions: 1, every });
+const snapshotter = (every: number, on = model) =>
+  new Snapshotter(store, on, metrics, createLogger('error'), { partition: 0, partitions: 1, every });
 
 /** Follows `events` events and asks for a snapshot at `position`; resolves with what was written, if anything. */
-async function afterEvents(s: Snapshotter, events: number, position: bigint, settled = true): Promise<SnapshotRef | undefined> {
+async function afterEvents(
+  s: Snapshotter,
+  events: number,
+  position: bigint,
+  settled = true,
+): Promise<SnapshotRef | undefined> {
   for (let i = 0; i < events; i++) s.followed();
-  const written = new Promise<SnapshotRef>((resolve) => s.maybeTake(position, settled, async (ref) => (resolve(ref), true)));
+  const written = new Promise<SnapshotRef>((resolve) =>
+    s.maybeTake(position, settled, async (ref) => (resolve(ref), true)),
+  );
   return Promise.race([written, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 50))]);
 }
 
@@ -49,7 +64,9 @@ describe('the snapshotter', () => {
     expect(ref).toMatchObject({ position: '3' });
     expect(s.latest).toBe(ref);
     expect((await readSnapshot(store, ref!))?.entries).toEqual(model.entries());
-    expect(await metrics.render({ pending: 0, inFlight: 0, lagEvents: 0n, ready: true, replayedAtStart: 0 })).toMatch(/snapshots\w*\s+1$/m);
+    expect(await metrics.render({ pending: 0, inFlight: 0, lagEvents: 0n, ready: true, replayedAtStart: 0 })).toMatch(
+      /snapshots\w*\s+1$/m,
+    );
   });
 
   it('waits while traffic before the position still waits for its notification, and never with 0', async () => {
@@ -65,7 +82,9 @@ describe('the snapshotter', () => {
     expect(await snapshotter(1, restored).load({ position: 5n, snapshot: ref })).toBe(9n);
     expect(restored.entries()).toEqual(model.entries());
     const other = new NotifierModel(1, 0);
-    expect(await snapshotter(1, other).load({ position: 5n, snapshot: { ...ref, version: ref.version - 1 } })).toBeUndefined();
+    expect(
+      await snapshotter(1, other).load({ position: 5n, snapshot: { ...ref, version: ref.version - 1 } }),
+    ).toBeUndefined();
     expect(other.entries()).toEqual([]);
     expect(await snapshotter(1, other).load({ position: 5n })).toBeUndefined();
   });

@@ -46,7 +46,10 @@ export class Snapshotter {
     if (!ref) return undefined;
     const snapshot = await readSnapshot(this.store, ref);
     if (!snapshot) {
-      this.logger.warn('the snapshot named by the checkpoint is of another version or incomplete; replaying the whole log', { stream: ref.stream });
+      this.logger.warn(
+        'the snapshot named by the checkpoint is of another version or incomplete; replaying the whole log',
+        { stream: ref.stream },
+      );
       return undefined;
     }
     this.model.restore(snapshot.entries);

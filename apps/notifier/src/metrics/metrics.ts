@@ -18,14 +18,37 @@ export interface NotifierGauges {
 @Injectable()
 export class NotifierMetrics {
   private readonly registry = new Registry();
-  private readonly counter = (name: string, help: string, labelNames: string[] = []) => new Counter({ name, help, labelNames, registers: [this.registry] });
-  readonly created = this.counter('notifier_notifications_created_total', 'Notifications created from recorded messages and acks.');
-  readonly items = this.counter('notifier_notified_items_total', 'Messages and acks carried by the notifications created (several per notification when batched).');
-  readonly delivered = this.counter('notifier_notifications_delivered_total', 'Notifications a receiver accepted with a 2xx answer.');
-  readonly failedAttempts = this.counter('notifier_attempts_failed_total', 'Delivery attempts that failed, by reason.', ['reason']);
-  readonly deadLettered = this.counter('notifier_notifications_dead_lettered_total', 'Notifications whose last attempt failed.');
-  readonly cancelled = this.counter('notifier_notifications_cancelled_total', 'Notifications cancelled because delivery was switched off or the instance expired.');
-  readonly snapshots = this.counter('notifier_snapshots_total', 'Snapshots of the notifier state written to the store and named by a checkpoint.');
+  private readonly counter = (name: string, help: string, labelNames: string[] = []) =>
+    new Counter({ name, help, labelNames, registers: [this.registry] });
+  readonly created = this.counter(
+    'notifier_notifications_created_total',
+    'Notifications created from recorded messages and acks.',
+  );
+  readonly items = this.counter(
+    'notifier_notified_items_total',
+    'Messages and acks carried by the notifications created (several per notification when batched).',
+  );
+  readonly delivered = this.counter(
+    'notifier_notifications_delivered_total',
+    'Notifications a receiver accepted with a 2xx answer.',
+  );
+  readonly failedAttempts = this.counter(
+    'notifier_attempts_failed_total',
+    'Delivery attempts that failed, by reason.',
+    ['reason'],
+  );
+  readonly deadLettered = this.counter(
+    'notifier_notifications_dead_lettered_total',
+    'Notifications whose last attempt failed.',
+  );
+  readonly cancelled = this.counter(
+    'notifier_notifications_cancelled_total',
+    'Notifications cancelled because delivery was switched off or the instance expired.',
+  );
+  readonly snapshots = this.counter(
+    'notifier_snapshots_total',
+    'Snapshots of the notifier state written to the store and named by a checkpoint.',
+  );
   readonly latency = new Histogram({
     name: 'notifier_attempt_duration_seconds',
     help: 'Time from sending a request to its answer or failure.',
@@ -35,9 +58,15 @@ export class NotifierMetrics {
   private readonly gauges = {
     pending: this.gauge('notifier_pending_notifications', 'Notifications waiting for an attempt (due or scheduled).'),
     inFlight: this.gauge('notifier_requests_in_flight', 'Requests to receivers in flight now.'),
-    lagEvents: this.gauge('notifier_log_lag_events', 'Events between the log head and what the notifier has processed.'),
+    lagEvents: this.gauge(
+      'notifier_log_lag_events',
+      'Events between the log head and what the notifier has processed.',
+    ),
     ready: this.gauge('notifier_ready', '1 once the notifier has caught up with the log after start.'),
-    replayedAtStart: this.gauge('notifier_start_replayed_events', 'Events the start replayed after the snapshot it loaded (the whole log when there was none).'),
+    replayedAtStart: this.gauge(
+      'notifier_start_replayed_events',
+      'Events the start replayed after the snapshot it loaded (the whole log when there was none).',
+    ),
   };
 
   constructor() {

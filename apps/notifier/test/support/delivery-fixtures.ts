@@ -24,7 +24,12 @@ export async function subscribed(stack: Stack, receiver: WebhookReceiver, plan?:
 
 /** Waits until getWebhookLogs lists at least `n` attempts; returns them (newest first). */
 export const loggedAttempts = (stack: Stack, instance: Instance, n: number, timeoutMs = 10_000) =>
-  until(`${n} logged attempts`, async () => {
-    const attempts = await stack.logs(instance);
-    return attempts.length >= n && attempts;
-  }, timeoutMs, 100);
+  until(
+    `${n} logged attempts`,
+    async () => {
+      const attempts = await stack.logs(instance);
+      return attempts.length >= n && attempts;
+    },
+    timeoutMs,
+    100,
+  );

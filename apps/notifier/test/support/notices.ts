@@ -21,10 +21,25 @@ export interface Seen {
 export function seen(requests: readonly ReceivedRequest[]): Seen[] {
   const byId = new Map<string, Seen>();
   for (const r of requests) {
-    const body = r.json as { sequence: number; messages?: Array<{ id: string }>; ack?: unknown[]; instance?: Seen['instance'] };
+    const body = r.json as {
+      sequence: number;
+      messages?: Array<{ id: string }>;
+      ack?: unknown[];
+      instance?: Seen['instance'];
+    };
     if (byId.has(r.webhookId)) continue;
-    const what = body.instance ? `instance ${body.instance.event}` : body.messages ? `messages ${body.messages.map((m) => m.id).join(',')}` : 'ack';
-    byId.set(r.webhookId, { sequence: body.sequence, webhookId: r.webhookId, arrivedAt: r.arrivedAt, what, ...(body.instance ? { instance: body.instance } : {}) });
+    const what = body.instance
+      ? `instance ${body.instance.event}`
+      : body.messages
+        ? `messages ${body.messages.map((m) => m.id).join(',')}`
+        : 'ack';
+    byId.set(r.webhookId, {
+      sequence: body.sequence,
+      webhookId: r.webhookId,
+      arrivedAt: r.arrivedAt,
+      what,
+      ...(body.instance ? { instance: body.instance } : {}),
+    });
   }
   return [...byId.values()].sort((a, b) => a.sequence - b.sequence);
 }

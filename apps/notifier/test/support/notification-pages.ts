@@ -16,11 +16,19 @@ export const getNotifications = (stack: Stack, instance: Instance, params: Recor
 
 /** One page of getNotifications, expected to succeed. */
 export async function notificationsPage(stack: Stack, instance: Instance, params: Record<string, unknown> = {}) {
-  return expectSuccess(await getNotifications(stack, instance, params)) as { lastSequence: number; notifications: ListedNotification[] };
+  return expectSuccess(await getNotifications(stack, instance, params)) as {
+    lastSequence: number;
+    notifications: ListedNotification[];
+  };
 }
 
 /** Everything after `after`, fetched page by page as a receiver catching up would, `limit` at a time. */
-export async function allNotifications(stack: Stack, instance: Instance, limit = 100, after = 0): Promise<ListedNotification[]> {
+export async function allNotifications(
+  stack: Stack,
+  instance: Instance,
+  limit = 100,
+  after = 0,
+): Promise<ListedNotification[]> {
   const found: ListedNotification[] = [];
   for (;;) {
     const page = await notificationsPage(stack, instance, { after, limit });

@@ -22,7 +22,9 @@ export interface RunningOnStore {
 async function startOnStore(onEsdb: boolean, env: Record<string, string> = {}): Promise<RunningOnStore> {
   const receiver = await WebhookReceiver.start();
   const server = onEsdb ? await startEsdbTestServer({ port: 0 }) : undefined;
-  const store: Record<string, string> = server ? { EVENT_STORE: server.connectionString, SECRETS_KEY: 'cd'.repeat(32) } : {};
+  const store: Record<string, string> = server
+    ? { EVENT_STORE: server.connectionString, SECRETS_KEY: 'cd'.repeat(32) }
+    : {};
   const stack = await Stack.start({ env: { ...LOCAL_TARGETS, ...store, ...env }, freshNotifierDisk: onEsdb });
   return {
     stack,
@@ -39,7 +41,10 @@ async function startOnStore(onEsdb: boolean, env: Record<string, string> = {}): 
  * For a suite: starts a receiver and the stack on the chosen store before its tests and stops them
  * after. `on.stack` and `on.receiver` are there once the suite's tests run.
  */
-export function stackOnStore(onEsdb: boolean, env: Record<string, string> = {}): { readonly stack: Stack; readonly receiver: WebhookReceiver } {
+export function stackOnStore(
+  onEsdb: boolean,
+  env: Record<string, string> = {},
+): { readonly stack: Stack; readonly receiver: WebhookReceiver } {
   let running: RunningOnStore | undefined;
   beforeAll(async () => {
     running = await startOnStore(onEsdb, env);

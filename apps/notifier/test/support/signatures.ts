@@ -21,4 +21,5 @@ export function verifiesWith(secret: string, r: ReceivedRequest): boolean {
 }
 
 /** rotateSigningSecret (docs/api.md 8.5), as a JSON POST; the raw answer, so refusals can be checked. */
-export const rotate = (stack: Stack, instance: Instance) => postJson(stack.api.apiUrl, '/rotateSigningSecret', instance);
+export const rotate = (stack: Stack, instance: Instance) =>
+  postJson(stack.api.apiUrl, '/rotateSigningSecret', instance);

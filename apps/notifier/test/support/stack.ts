@@ -1,5 +1,15 @@
 import { rmSync } from 'node:fs';
-import { ApiProcess, createAccount, expectSuccess, get, NotifierProcess, postJson, request, runOpsAsync, tempDataDir } from '@gw/testing';
+import {
+  ApiProcess,
+  createAccount,
+  expectSuccess,
+  get,
+  NotifierProcess,
+  postJson,
+  request,
+  runOpsAsync,
+  tempDataDir,
+} from '@gw/testing';
 
 /** The internal ingest token both processes are given (so neither generates one). */
 export const INTERNAL_TOKEN = 'notifier-e2e-internal-token-0123456789';
@@ -15,7 +25,12 @@ export interface Instance {
 type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
 
 /** Polls `probe` until it returns something truthy; fails with `what` after `timeoutMs`. */
-export async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 10_000, intervalMs = 25): Promise<Truthy<T>> {
+export async function until<T>(
+  what: string,
+  probe: () => T | Promise<T>,
+  timeoutMs = 10_000,
+  intervalMs = 25,
+): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const last = await probe();
@@ -106,7 +121,14 @@ export class Stack {
   /** renewInstance on the account host (docs/api.md 4.2). */
   async renew(instance: Instance): Promise<any> {
     const { email, apikey } = this.account;
-    return expectSuccess(await get(this.api.accountUrl, '/renewInstance', { email, apikey, packageid: 'trial', instanceid: instance.instanceid }));
+    return expectSuccess(
+      await get(this.api.accountUrl, '/renewInstance', {
+        email,
+        apikey,
+        packageid: 'trial',
+        instanceid: instance.instanceid,
+      }),
+    );
   }
 
   /** listInstances of the stack's account (docs/api.md 4.3). */
@@ -124,7 +146,9 @@ export class Stack {
   /** resetInstanceToken on the account host (docs/api.md 8.2); returns the instance with its new token. */
   async resetInstanceToken(instance: Instance): Promise<Instance> {
     const { email, apikey } = this.account;
-    const body = expectSuccess(await get(this.api.accountUrl, '/resetInstanceToken', { email, apikey, instanceid: instance.instanceid }));
+    const body = expectSuccess(
+      await get(this.api.accountUrl, '/resetInstanceToken', { email, apikey, instanceid: instance.instanceid }),
+    );
     return { instanceid: instance.instanceid, token: body.token };
   }
 
@@ -137,7 +161,11 @@ export class Stack {
 
   async newInstance(): Promise<Instance> {
     const body = expectSuccess(
-      await get(this.api.accountUrl, '/newInstance', { email: this.account.email, token: this.account.apikey, packageid: 'trial' }),
+      await get(this.api.accountUrl, '/newInstance', {
+        email: this.account.email,
+        token: this.account.apikey,
+        packageid: 'trial',
+      }),
     );
     return { instanceid: body.instanceid, token: body.token };
   }
@@ -171,12 +199,16 @@ export class Stack {
   }
 
   private async ingest(instance: Instance, kind: 'messages' | 'acks', body: Record<string, unknown>): Promise<void> {
-    const answer = await request(`${this.api.internalUrl}/instances/${encodeURIComponent(instance.instanceid)}/${kind}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${INTERNAL_TOKEN}` },
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 202) throw new Error(`recording a ${kind.slice(0, -1)} answered ${answer.status}: ${answer.text}`);
+    const answer = await request(
+      `${this.api.internalUrl}/instances/${encodeURIComponent(instance.instanceid)}/${kind}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${INTERNAL_TOKEN}` },
+        body: JSON.stringify(body),
+      },
+    );
+    if (answer.status !== 202)
+      throw new Error(`recording a ${kind.slice(0, -1)} answered ${answer.status}: ${answer.text}`);
   }
 
   /** The notifier's /metrics as a map from series (name plus labels) to value. */

@@ -10,7 +10,11 @@ export const testWebhook = (stack: Stack, instance: Instance, webhookUrl?: strin
 const ANSWER_KEYS = ['delivered', 'durationMs', 'error', 'status', 'success'];
 
 /** A successful testWebhook answer, its shape checked. */
-export async function tested(stack: Stack, instance: Instance, webhookUrl?: string): Promise<{ delivered: boolean; status: number; durationMs: number; error: string }> {
+export async function tested(
+  stack: Stack,
+  instance: Instance,
+  webhookUrl?: string,
+): Promise<{ delivered: boolean; status: number; durationMs: number; error: string }> {
   const answer = expectSuccess(await testWebhook(stack, instance, webhookUrl));
   expect(Object.keys(answer).sort()).toEqual(ANSWER_KEYS);
   expect(Number.isInteger(answer.durationMs) && answer.durationMs >= 0).toBe(true);

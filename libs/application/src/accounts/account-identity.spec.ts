@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryEventStore } from '@gw/event-store/memory';
-import { AccountAlreadyExists, AccountHasActiveInstances, accountStreamName, AccountWasErased, NoSuchAccount } from '@gw/domain-accounts';
+import {
+  AccountAlreadyExists,
+  AccountHasActiveInstances,
+  accountStreamName,
+  AccountWasErased,
+  NoSuchAccount,
+} from '@gw/domain-accounts';
 import { registerAccount } from '../register-account';
 import { resetApiKey } from '../reset-api-key';
 import { accountKeyStreamName, AccountIdentity } from './account-identity';
@@ -9,8 +15,20 @@ import { eraseAccount } from './erase-account';
 const now = '2026-01-10T00:00:00.000Z';
 const identity = new AccountIdentity(Buffer.alloc(32, 7));
 
-async function addInstance(store: MemoryEventStore, instanceId: string, accountId: string, expiresAt: string): Promise<void> {
-  const data = { instanceId, accountId, packageId: 'trial', tokenHash: 'sha256:x', createdAt: '2026-01-01T00:00:00.000Z', expiresAt };
+async function addInstance(
+  store: MemoryEventStore,
+  instanceId: string,
+  accountId: string,
+  expiresAt: string,
+): Promise<void> {
+  const data = {
+    instanceId,
+    accountId,
+    packageId: 'trial',
+    tokenHash: 'sha256:x',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    expiresAt,
+  };
   await store.append(`instance-${instanceId}`, [{ id: randomUUID(), type: 'InstanceCreated', data }], 'no_stream');
 }
 
@@ -27,7 +45,9 @@ describe('account ids and sealed addresses (docs/api.md 9)', () => {
     const store = new MemoryEventStore();
     await registerAccount(store, identity, 'Ann@Example.com', now);
     const all = await store.readAll();
-    expect(JSON.stringify(all.map((e) => [e.streamName, e.data, e.metadata])).toLowerCase()).not.toContain('ann@example.com');
+    expect(JSON.stringify(all.map((e) => [e.streamName, e.data, e.metadata])).toLowerCase()).not.toContain(
+      'ann@example.com',
+    );
     const accountId = identity.accountId('ann@example.com');
     expect(all.map((e) => [e.streamName, e.type])).toEqual([
       [accountKeyStreamName(accountId), 'AccountKeyCreated'],
@@ -39,7 +59,10 @@ describe('account ids and sealed addresses (docs/api.md 9)', () => {
 
   it('of two registrations of one address racing, exactly one succeeds, with one data key', async () => {
     const store = new MemoryEventStore();
-    const outcomes = await Promise.allSettled([registerAccount(store, identity, 'ann@example.com', now), registerAccount(store, identity, 'ANN@example.com', now)]);
+    const outcomes = await Promise.allSettled([
+      registerAccount(store, identity, 'ann@example.com', now),
+      registerAccount(store, identity, 'ANN@example.com', now),
+    ]);
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: expect.any(AccountAlreadyExists) });
     expect(await store.readStream(accountKeyStreamName(identity.accountId('ann@example.com')))).toHaveLength(1);
@@ -54,9 +77,13 @@ describe('erasing an account (docs/api.md 9)', () => {
     await addInstance(store, 'i-old', accountId, '2026-01-05T00:00:00.000Z');
     await addInstance(store, 'i-live', accountId, '2026-02-01T00:00:00.000Z');
     await addInstance(store, 'i-other', identity.accountId('bob@example.com'), '2026-02-01T00:00:00.000Z');
-    await expect(eraseAccount(store, identity, 'ann@example.com', now, 0)).rejects.toEqual(new AccountHasActiveInstances(1));
+    await expect(eraseAccount(store, identity, 'ann@example.com', now, 0)).rejects.toEqual(
+      new AccountHasActiveInstances(1),
+    );
     expect(await store.readStream(accountKeyStreamName(accountId))).toHaveLength(1);
-    await expect(eraseAccount(store, identity, 'ann@example.com', '2026-02-01T00:00:00.000Z', 0)).resolves.toBe(accountId);
+    await expect(eraseAccount(store, identity, 'ann@example.com', '2026-02-01T00:00:00.000Z', 0)).resolves.toBe(
+      accountId,
+    );
   });
 
   it('destroys the data key, so the address never opens again; the account cannot be reset, erased or registered again', async () => {
@@ -68,7 +95,10 @@ describe('erasing an account (docs/api.md 9)', () => {
 
     expect(await store.readStream(accountKeyStreamName(accountId))).toEqual([]);
     expect(await identity.openEmail(store, accountId, (registered.data as { email: string }).email)).toBeNull();
-    expect((await store.readStream(accountStreamName(accountId))).map((e) => e.type)).toEqual(['AccountRegistered', 'AccountErased']);
+    expect((await store.readStream(accountStreamName(accountId))).map((e) => e.type)).toEqual([
+      'AccountRegistered',
+      'AccountErased',
+    ]);
     await expect(resetApiKey(store, identity, 'ann@example.com', now, 0)).rejects.toThrow(NoSuchAccount);
     await expect(eraseAccount(store, identity, 'ann@example.com', now, 0)).rejects.toThrow(NoSuchAccount);
     await expect(registerAccount(store, identity, 'Ann@example.com', now)).rejects.toThrow(AccountWasErased);
@@ -77,6 +107,8 @@ describe('erasing an account (docs/api.md 9)', () => {
   });
 
   it('refuses an address without an account', async () => {
-    await expect(eraseAccount(new MemoryEventStore(), identity, 'nobody@example.com', now, 0)).rejects.toThrow(NoSuchAccount);
+    await expect(eraseAccount(new MemoryEventStore(), identity, 'nobody@example.com', now, 0)).rejects.toThrow(
+      NoSuchAccount,
+    );
   });
 });

@@ -30,7 +30,11 @@ const DECOY_ROWS: ReadonlyArray<{ type: string; data: string; metadata: string }
 export function decoyAccountState(): AccountState {
   let state = accountStream.initialState();
   for (const row of DECOY_ROWS) {
-    const event = { type: row.type, data: JSON.parse(row.data) as unknown, metadata: JSON.parse(row.metadata) as unknown };
+    const event = {
+      type: row.type,
+      data: JSON.parse(row.data) as unknown,
+      metadata: JSON.parse(row.metadata) as unknown,
+    };
     if (accountStream.isEvent(event)) state = accountStream.evolve(state, event);
   }
   return state;

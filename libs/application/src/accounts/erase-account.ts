@@ -43,14 +43,23 @@ export async function countActiveInstances(store: EventStore, accountId: string,
  * its sealed address can never be read again, then records AccountErased, after which it cannot
  * sign in and its address cannot be registered again. Returns the account's id.
  */
-export async function eraseAccount(store: EventStore, identity: AccountIdentity, email: string, now: string, conflictRetries: number): Promise<string> {
+export async function eraseAccount(
+  store: EventStore,
+  identity: AccountIdentity,
+  email: string,
+  now: string,
+  conflictRetries: number,
+): Promise<string> {
   const accountId = identity.accountId(email);
   await accountAggregate.handle(
     store,
     accountId,
     async (state) => ({
       type: 'EraseAccount',
-      data: { activeInstances: state.status === 'registered' ? await countActiveInstances(store, accountId, now) : 0, now },
+      data: {
+        activeInstances: state.status === 'registered' ? await countActiveInstances(store, accountId, now) : 0,
+        now,
+      },
     }),
     {
       conflictRetries,

@@ -71,17 +71,25 @@ function problemsOf(event: StoredForm, fromVersion: number): string[] {
   const schema = EVENT_SCHEMAS.get(event.type);
   if (!schema) return [`${event.type} is not registered`];
   const problems: string[] = [];
-  if (event.metadata['schemaVersion'] !== schema.version) problems.push(`read as version ${String(event.metadata['schemaVersion'])}, not ${schema.version}`);
-  const optional = fromVersion < schema.version ? (OPTIONAL[event.type as StoredEventType] ?? []).map((key) => `data.${key}`) : [];
+  if (event.metadata['schemaVersion'] !== schema.version)
+    problems.push(`read as version ${String(event.metadata['schemaVersion'])}, not ${schema.version}`);
+  const optional =
+    fromVersion < schema.version ? (OPTIONAL[event.type as StoredEventType] ?? []).map((key) => `data.${key}`) : [];
   problems.push(...shapeDifferences(shapeOf(sampleOf(event.type)), shapeOf(event.data), 'data', { optional }));
   return problems;
 }
 
 describe('stored event fixtures', () => {
   it('exist for every registered type at every version, and for nothing else', () => {
-    const expected = [...EVENT_SCHEMAS].flatMap(([type, { version }]) => Array.from({ length: version }, (_, i) => fileOf(type, i + 1)));
+    const expected = [...EVENT_SCHEMAS].flatMap(([type, { version }]) =>
+      Array.from({ length: version }, (_, i) => fileOf(type, i + 1)),
+    );
     const present = FIXTURES.map((f) => f.file);
-    expect({ missing: expected.filter((f) => !present.includes(f)), unexpected: present.filter((f) => !expected.includes(f)), fix: FIX }).toEqual({
+    expect({
+      missing: expected.filter((f) => !present.includes(f)),
+      unexpected: present.filter((f) => !expected.includes(f)),
+      fix: FIX,
+    }).toEqual({
       missing: [],
       unexpected: [],
       fix: FIX,
@@ -93,8 +101,13 @@ describe('stored event fixtures', () => {
     const file = fileOf(type, version);
     if (!existsSync(join(DIR, file))) throw new Error(`no fixture ${file}: ${FIX}`);
     const fixture = readFixture(file);
-    expect({ type: fixture.type, schemaVersion: fixture.metadata['schemaVersion'] }).toEqual({ type, schemaVersion: version });
-    const differences = shapeDifferences(shapeOf(fixture.data), shapeOf(sampleOf(type)), 'data', { expectedName: file });
+    expect({ type: fixture.type, schemaVersion: fixture.metadata['schemaVersion'] }).toEqual({
+      type,
+      schemaVersion: version,
+    });
+    const differences = shapeDifferences(shapeOf(fixture.data), shapeOf(sampleOf(type)), 'data', {
+      expectedName: file,
+    });
     if (differences.length > 0) {
       throw new Error(
         `The shape of ${type} is not that of its version ${version} (${file}):\n  ${differences.join('\n  ')}\n` +
@@ -139,8 +152,17 @@ describe('stored event fixtures', () => {
         if (message.kind === 'event') subscribed.push(message.event);
         if (message.kind === 'caughtUp') break;
       }
-      const view = (events: Array<{ streamName: string; type: string; data: unknown; metadata: Record<string, unknown> }>) =>
-        events.map(({ streamName, type, data, metadata }) => ({ streamName, type, data, schemaVersion: metadata['schemaVersion'] })).sort((a, b) => a.streamName.localeCompare(b.streamName));
+      const view = (
+        events: Array<{ streamName: string; type: string; data: unknown; metadata: Record<string, unknown> }>,
+      ) =>
+        events
+          .map(({ streamName, type, data, metadata }) => ({
+            streamName,
+            type,
+            data,
+            schemaVersion: metadata['schemaVersion'],
+          }))
+          .sort((a, b) => a.streamName.localeCompare(b.streamName));
       expect(view(fromLog)).toEqual(view(byStream.flat()));
       expect(view(subscribed)).toEqual(view(byStream.flat()));
     });

@@ -6,7 +6,14 @@ import type { AccountKeyCreated } from '../accounts/account-identity';
 import type { PersonalDataEvent } from '../personal-data/personal-data.events';
 
 /** Every event type this code stores, in its current shape. */
-export type StoredEvent = InstanceEvent | AccountEvent | AccountKeyCreated | InboxEvent | NotificationEvent | NotifierRecord | PersonalDataEvent;
+export type StoredEvent =
+  | InstanceEvent
+  | AccountEvent
+  | AccountKeyCreated
+  | InboxEvent
+  | NotificationEvent
+  | NotifierRecord
+  | PersonalDataEvent;
 export type StoredEventType = StoredEvent['type'];
 
 /** Turns the data of one version of an event into the data of the next. Pure: stored JSON in, JSON
@@ -25,7 +32,9 @@ const V1: EventSchema = { version: 1, upcasters: {} };
 /** Version 1 of NotificationCreated, written before batching: one `sourceEventId`. Version 2 names
  * a list. The key keeps its place, so the upcast data reads like data written as version 2. */
 function notificationCreatedV1toV2(data: unknown): unknown {
-  const entries = Object.entries(data as Record<string, unknown>).map(([key, value]) => (key === 'sourceEventId' ? ['sourceEventIds', [value]] : [key, value]));
+  const entries = Object.entries(data as Record<string, unknown>).map(([key, value]) =>
+    key === 'sourceEventId' ? ['sourceEventIds', [value]] : [key, value],
+  );
   return Object.fromEntries(entries);
 }
 
@@ -80,9 +89,11 @@ export const EVENT_SCHEMAS: ReadonlyMap<string, EventSchema> = checked(new Map(O
 /** Refuses, at load, a registry that could not upcast every older version to the current one. */
 function checked(schemas: Map<string, EventSchema>): Map<string, EventSchema> {
   for (const [type, { version, upcasters }] of schemas) {
-    if (!Number.isInteger(version) || version < 1) throw new Error(`event schema of ${type}: version must be an integer from 1, not ${version}`);
+    if (!Number.isInteger(version) || version < 1)
+      throw new Error(`event schema of ${type}: version must be an integer from 1, not ${version}`);
     for (let from = 1; from < version; from++) {
-      if (typeof upcasters[from] !== 'function') throw new Error(`event schema of ${type}: no upcaster from version ${from} to ${from + 1}`);
+      if (typeof upcasters[from] !== 'function')
+        throw new Error(`event schema of ${type}: no upcaster from version ${from} to ${from + 1}`);
     }
   }
   return schemas;

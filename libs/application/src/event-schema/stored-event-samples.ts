@@ -2,7 +2,11 @@ import type { StoredEvent, StoredEventType } from './event-schemas';
 
 /** `T` with every optional field required, all the way down: a sample must show every field, so
  * that a field added to an event type, optional or not, makes the compiler ask for it here. */
-type Complete<T> = T extends readonly (infer E)[] ? Complete<E>[] : T extends object ? { [K in keyof T]-?: Complete<T[K]> } : T;
+type Complete<T> = T extends readonly (infer E)[]
+  ? Complete<E>[]
+  : T extends object
+    ? { [K in keyof T]-?: Complete<T[K]> }
+    : T;
 
 export type DataOf<T extends StoredEventType> = Extract<StoredEvent, { type: T }>['data'];
 
@@ -23,18 +27,41 @@ export const SAMPLES: { readonly [T in StoredEventType]: Complete<DataOf<T>> } =
     createdAt: '2026-01-01T00:00:00.000Z',
     expiresAt: '2026-01-31T00:00:00.000Z',
   },
-  InstanceRenewed: { instanceId: '0a1b2c3d4e5f60718293a4b5', packageId: 'annual', renewedAt: '2026-01-20T00:00:00.000Z', expiresAt: '2027-01-31T00:00:00.000Z' },
-  SigningSecretIssued: { instanceId: '0a1b2c3d4e5f60718293a4b5', encryptedSecret: 'v1.sealed-secret', issuedAt: '2026-01-01T00:00:00.000Z' },
+  InstanceRenewed: {
+    instanceId: '0a1b2c3d4e5f60718293a4b5',
+    packageId: 'annual',
+    renewedAt: '2026-01-20T00:00:00.000Z',
+    expiresAt: '2027-01-31T00:00:00.000Z',
+  },
+  SigningSecretIssued: {
+    instanceId: '0a1b2c3d4e5f60718293a4b5',
+    encryptedSecret: 'v1.sealed-secret',
+    issuedAt: '2026-01-01T00:00:00.000Z',
+  },
   SigningSecretRotated: {
     instanceId: '0a1b2c3d4e5f60718293a4b5',
     encryptedSecret: 'v1.sealed-secret',
     rotatedAt: '2026-01-10T00:00:00.000Z',
     previousValidUntil: '2026-01-11T00:00:00.000Z',
   },
-  WebhookSet: { instanceId: '0a1b2c3d4e5f60718293a4b5', url: 'https://receiver.example/hook', setAt: '2026-01-01T00:00:00.000Z', events: ['messages', 'acks'] },
+  WebhookSet: {
+    instanceId: '0a1b2c3d4e5f60718293a4b5',
+    url: 'https://receiver.example/hook',
+    setAt: '2026-01-01T00:00:00.000Z',
+    events: ['messages', 'acks'],
+  },
   WebhookCleared: { instanceId: '0a1b2c3d4e5f60718293a4b5', clearedAt: '2026-01-02T00:00:00.000Z' },
-  WebhookDisabledByReceiver: { instanceId: '0a1b2c3d4e5f60718293a4b5', url: 'https://receiver.example/hook', reason: 'gone', disabledAt: '2026-01-03T00:00:00.000Z' },
-  InstanceTokenReset: { instanceId: '0a1b2c3d4e5f60718293a4b5', tokenHash: `sha256:${'0'.repeat(64)}`, resetAt: '2026-01-04T00:00:00.000Z' },
+  WebhookDisabledByReceiver: {
+    instanceId: '0a1b2c3d4e5f60718293a4b5',
+    url: 'https://receiver.example/hook',
+    reason: 'gone',
+    disabledAt: '2026-01-03T00:00:00.000Z',
+  },
+  InstanceTokenReset: {
+    instanceId: '0a1b2c3d4e5f60718293a4b5',
+    tokenHash: `sha256:${'0'.repeat(64)}`,
+    resetAt: '2026-01-04T00:00:00.000Z',
+  },
   InstanceDeleted: { instanceId: '0a1b2c3d4e5f60718293a4b5', deletedAt: '2026-01-05T00:00:00.000Z' },
   AccountRegistered: {
     accountId: '5f0c9d8e7b6a5f4e3d2c1b0a99887766',
@@ -42,9 +69,17 @@ export const SAMPLES: { readonly [T in StoredEventType]: Complete<DataOf<T>> } =
     apiKeyHash: `sha256:${'0'.repeat(64)}`,
     registeredAt: '2026-01-01T00:00:00.000Z',
   },
-  ApiKeyReset: { accountId: '5f0c9d8e7b6a5f4e3d2c1b0a99887766', apiKeyHash: `sha256:${'0'.repeat(64)}`, resetAt: '2026-01-02T00:00:00.000Z' },
+  ApiKeyReset: {
+    accountId: '5f0c9d8e7b6a5f4e3d2c1b0a99887766',
+    apiKeyHash: `sha256:${'0'.repeat(64)}`,
+    resetAt: '2026-01-02T00:00:00.000Z',
+  },
   AccountErased: { accountId: '5f0c9d8e7b6a5f4e3d2c1b0a99887766', erasedAt: '2026-02-01T00:00:00.000Z' },
-  AccountKeyCreated: { accountId: '5f0c9d8e7b6a5f4e3d2c1b0a99887766', sealedKey: 'v1.sealed-key', createdAt: '2026-01-01T00:00:00.000Z' },
+  AccountKeyCreated: {
+    accountId: '5f0c9d8e7b6a5f4e3d2c1b0a99887766',
+    sealedKey: 'v1.sealed-key',
+    createdAt: '2026-01-01T00:00:00.000Z',
+  },
   MessageReceived: {
     instanceId: '0a1b2c3d4e5f60718293a4b5',
     message: {
@@ -70,7 +105,13 @@ export const SAMPLES: { readonly [T in StoredEventType]: Complete<DataOf<T>> } =
       instanceId: '0a1b2c3d4e5f60718293a4b5',
       sequence: 1,
       messages: [
-        { id: 'wamid.1', fromMe: false, type: 'chat', time: 1767225600, sealed: 'pd2.20260101.0a1b2c3d.sealed-message' },
+        {
+          id: 'wamid.1',
+          fromMe: false,
+          type: 'chat',
+          time: 1767225600,
+          sealed: 'pd2.20260101.0a1b2c3d.sealed-message',
+        },
       ],
     },
     sourceEventIds: ['6f1c1a52-1d3e-4b8e-9a57-0c2f4f0a1b2c'],
@@ -88,10 +129,34 @@ export const SAMPLES: { readonly [T in StoredEventType]: Complete<DataOf<T>> } =
     durationMs: 40,
     nextAttemptAt: '2026-01-01T00:00:06.000Z',
   },
-  NotificationDelivered: { instanceId: '0a1b2c3d4e5f60718293a4b5', webhookId: 'msg_0123456789abcdef', sequence: 1, attempt: 2, at: '2026-01-01T00:00:07.000Z', status: 200, durationMs: 35 },
-  NotificationDeadLettered: { instanceId: '0a1b2c3d4e5f60718293a4b5', webhookId: 'msg_0123456789abcdef', sequence: 1, at: '2026-01-02T00:00:00.000Z' },
-  NotificationCancelled: { instanceId: '0a1b2c3d4e5f60718293a4b5', webhookId: 'msg_0123456789abcdef', sequence: 1, reason: 'webhook cleared', at: '2026-01-02T00:00:00.000Z' },
-  NotificationResent: { instanceId: '0a1b2c3d4e5f60718293a4b5', webhookId: 'msg_0123456789abcdef', sequence: 1, at: '2026-01-03T00:00:00.000Z' },
+  NotificationDelivered: {
+    instanceId: '0a1b2c3d4e5f60718293a4b5',
+    webhookId: 'msg_0123456789abcdef',
+    sequence: 1,
+    attempt: 2,
+    at: '2026-01-01T00:00:07.000Z',
+    status: 200,
+    durationMs: 35,
+  },
+  NotificationDeadLettered: {
+    instanceId: '0a1b2c3d4e5f60718293a4b5',
+    webhookId: 'msg_0123456789abcdef',
+    sequence: 1,
+    at: '2026-01-02T00:00:00.000Z',
+  },
+  NotificationCancelled: {
+    instanceId: '0a1b2c3d4e5f60718293a4b5',
+    webhookId: 'msg_0123456789abcdef',
+    sequence: 1,
+    reason: 'webhook cleared',
+    at: '2026-01-02T00:00:00.000Z',
+  },
+  NotificationResent: {
+    instanceId: '0a1b2c3d4e5f60718293a4b5',
+    webhookId: 'msg_0123456789abcdef',
+    sequence: 1,
+    at: '2026-01-03T00:00:00.000Z',
+  },
   NotificationRedelivered: {
     instanceId: '0a1b2c3d4e5f60718293a4b5',
     webhookId: 'msg_0123456789abcdef',
@@ -99,7 +164,11 @@ export const SAMPLES: { readonly [T in StoredEventType]: Complete<DataOf<T>> } =
     // Written since version 2: where the body is. Version 1's data has the body instead (its fixture);
     // the type allows both, and a sample shows every field.
     createdRevision: 4,
-    body: { instanceId: '0a1b2c3d4e5f60718293a4b5', sequence: 2, instance: { event: 'renewed', packageid: 'annual', expiresAt: '2027-01-31T00:00:00.000Z' } },
+    body: {
+      instanceId: '0a1b2c3d4e5f60718293a4b5',
+      sequence: 2,
+      instance: { event: 'renewed', packageid: 'annual', expiresAt: '2027-01-31T00:00:00.000Z' },
+    },
     at: '2026-01-20T00:00:00.000Z',
   },
   TestNotificationAttempted: {
@@ -116,7 +185,12 @@ export const SAMPLES: { readonly [T in StoredEventType]: Complete<DataOf<T>> } =
     keyId: '0a1b2c3d4e5f60718293a4b5.20260101.89abcdef',
     sealedKey: 'v1.sealed-key',
   },
-  PersonalDataErased: { instanceId: '0a1b2c3d4e5f60718293a4b5', days: ['20260101'], reason: 'operator', at: '2026-02-01T00:00:00.000Z' },
+  PersonalDataErased: {
+    instanceId: '0a1b2c3d4e5f60718293a4b5',
+    days: ['20260101'],
+    reason: 'operator',
+    at: '2026-02-01T00:00:00.000Z',
+  },
   // The entries are the notifier's state, versioned by the snapshot's own `version`: not compared.
   NotifierSnapshotChunk: { version: 4, position: '1200', entries: [] },
   NotifierCheckpointed: {

@@ -3,7 +3,13 @@
  * how they nest. Two data of the same event version have the same structure; a changed structure
  * is a new version (event-fixtures.spec.ts compares the committed fixtures with typed samples).
  */
-export type Shape = 'string' | 'number' | 'boolean' | 'null' | { readonly array: Shape | 'empty' } | { readonly object: { readonly [key: string]: Shape } };
+export type Shape =
+  | 'string'
+  | 'number'
+  | 'boolean'
+  | 'null'
+  | { readonly array: Shape | 'empty' }
+  | { readonly object: { readonly [key: string]: Shape } };
 
 /** The shape of JSON data. An array's shape is its first element's: stored arrays hold one kind. */
 export function shapeOf(value: unknown): Shape {
@@ -34,7 +40,12 @@ export interface ShapeComparison {
 }
 
 /** Where `actual` differs from `expected`, one line per difference, by path (`data.message.body`). */
-export function shapeDifferences(expected: Shape, actual: Shape, path = 'data', options: ShapeComparison = {}): string[] {
+export function shapeDifferences(
+  expected: Shape,
+  actual: Shape,
+  path = 'data',
+  options: ShapeComparison = {},
+): string[] {
   const name = options.expectedName ?? 'the current shape';
   const kinds = () => [`${path}: ${describe(actual)} where ${name} has ${describe(expected)}`];
   if (typeof expected === 'string' || typeof actual === 'string') return expected === actual ? [] : kinds();
@@ -49,13 +60,15 @@ export function shapeDifferences(expected: Shape, actual: Shape, path = 'data', 
     const at = `${path}.${key}`;
     const theirs = actual.object[key];
     if (theirs === undefined) {
-      if (!options.optional?.includes(at)) differences.push(`${at}: missing, where ${name} has ${describe(expected.object[key])}`);
+      if (!options.optional?.includes(at))
+        differences.push(`${at}: missing, where ${name} has ${describe(expected.object[key])}`);
       continue;
     }
     differences.push(...shapeDifferences(expected.object[key], theirs, at, options));
   }
   for (const key of Object.keys(actual.object)) {
-    if (!(key in expected.object)) differences.push(`${path}.${key}: ${describe(actual.object[key])}, a key ${name} does not have`);
+    if (!(key in expected.object))
+      differences.push(`${path}.${key}: ${describe(actual.object[key])}, a key ${name} does not have`);
   }
   return differences;
 }

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { EventStore, RecordedEvent } from '@gw/event-store';
 import { REAL_STORES, type RealStore } from './__fixtures__/real-stores';
 import { SAMPLES } from './stored-event-samples';
-import { UnreadableEventVersion, UnregisteredEventType, VersionedEventStore, WRITTEN_AT_KEY, storedForm, withEventSchemas, writtenAt } from './versioned-event-store';
+import {
+  UnreadableEventVersion,
+  UnregisteredEventType,
+  VersionedEventStore,
+  WRITTEN_AT_KEY,
+  storedForm,
+  withEventSchemas,
+  writtenAt,
+} from './versioned-event-store';
 
 /** NotificationCreated as written before batching (version 1, no schemaVersion in its metadata). */
 const legacyCreated = () => {
@@ -34,13 +42,21 @@ describe.each(REAL_STORES)('versioned events on %s', (_name, open) => {
     await store.append(
       name,
       [
-        { id: randomUUID(), type: 'MessageReceived', data: SAMPLES.MessageReceived, metadata: { correlationId: 'c-1' } },
+        {
+          id: randomUUID(),
+          type: 'MessageReceived',
+          data: SAMPLES.MessageReceived,
+          metadata: { correlationId: 'c-1' },
+        },
         { id: randomUUID(), type: 'NotificationCreated', data: SAMPLES.NotificationCreated },
       ],
       'no_stream',
     );
     const stored = await real.raw.readStream(name);
-    expect(stored.map((e) => e.metadata)).toEqual([expect.objectContaining({ correlationId: 'c-1', schemaVersion: 1 }), expect.objectContaining({ schemaVersion: 2 })]);
+    expect(stored.map((e) => e.metadata)).toEqual([
+      expect.objectContaining({ correlationId: 'c-1', schemaVersion: 1 }),
+      expect.objectContaining({ schemaVersion: 2 }),
+    ]);
     // The time of the append is in the metadata, under the hash chain, and is what an audit shows.
     const at = stored[0].metadata[WRITTEN_AT_KEY] as string;
     expect(new Date(at).toISOString()).toBe(at);
@@ -52,7 +68,14 @@ describe.each(REAL_STORES)('versioned events on %s', (_name, open) => {
 
   it('refuses to append a type that has no registered schema, and writes nothing', async () => {
     const name = stream();
-    const appending = store.append(name, [{ id: randomUUID(), type: 'WebhookSet', data: {} }, { id: randomUUID(), type: 'SomethingNew', data: {} }], 'no_stream');
+    const appending = store.append(
+      name,
+      [
+        { id: randomUUID(), type: 'WebhookSet', data: {} },
+        { id: randomUUID(), type: 'SomethingNew', data: {} },
+      ],
+      'no_stream',
+    );
     await expect(appending).rejects.toBeInstanceOf(UnregisteredEventType);
     await expect(appending).rejects.toThrow(/SomethingNew/);
     expect(await real.raw.readStream(name)).toEqual([]);
@@ -81,15 +104,32 @@ describe.each(REAL_STORES)('versioned events on %s', (_name, open) => {
 
   it('returns an event already in its current version as the store gave it, not a copy', async () => {
     const name = stream();
-    await store.append(name, [{ id: randomUUID(), type: 'InstanceDeleted', data: SAMPLES.InstanceDeleted }], 'no_stream');
+    await store.append(
+      name,
+      [{ id: randomUUID(), type: 'InstanceDeleted', data: SAMPLES.InstanceDeleted }],
+      'no_stream',
+    );
     const [event] = await real.raw.readStream(name);
     expect((store as VersionedEventStore).current(event)).toBe(event);
   });
 
   it('fails loudly on a version newer than this code knows, naming the event, type and version', async () => {
     const name = stream();
-    await real.raw.append(name, [{ id: randomUUID(), type: 'NotificationCreated', data: SAMPLES.NotificationCreated, metadata: { schemaVersion: 3 } }], 'no_stream');
-    const expected = new RegExp(`${name}@0 is NotificationCreated version 3, but this code knows NotificationCreated up to version 2`);
+    await real.raw.append(
+      name,
+      [
+        {
+          id: randomUUID(),
+          type: 'NotificationCreated',
+          data: SAMPLES.NotificationCreated,
+          metadata: { schemaVersion: 3 },
+        },
+      ],
+      'no_stream',
+    );
+    const expected = new RegExp(
+      `${name}@0 is NotificationCreated version 3, but this code knows NotificationCreated up to version 2`,
+    );
     await expect(store.readStream(name)).rejects.toThrow(expected);
     await expect(store.readLastEvent(name)).rejects.toBeInstanceOf(UnreadableEventVersion);
     await expect(store.readAll({ filter: { streamNamePrefixes: [name] } })).rejects.toThrow(expected);
@@ -98,14 +138,26 @@ describe.each(REAL_STORES)('versioned events on %s', (_name, open) => {
 
   it('passes an event of a type it does not know through untouched: typed readers skip it', async () => {
     const name = stream();
-    await real.raw.append(name, [{ id: randomUUID(), type: 'WrittenByANewerVersion', data: { anything: 1 }, metadata: { schemaVersion: 7 } }], 'no_stream');
+    await real.raw.append(
+      name,
+      [{ id: randomUUID(), type: 'WrittenByANewerVersion', data: { anything: 1 }, metadata: { schemaVersion: 7 } }],
+      'no_stream',
+    );
     const [event] = await store.readStream(name);
-    expect(event).toMatchObject({ type: 'WrittenByANewerVersion', data: { anything: 1 }, metadata: { schemaVersion: 7 } });
+    expect(event).toMatchObject({
+      type: 'WrittenByANewerVersion',
+      data: { anything: 1 },
+      metadata: { schemaVersion: 7 },
+    });
   });
 
   it('forwards deleteStream to the store', async () => {
     const name = stream();
-    await store.append(name, [{ id: randomUUID(), type: 'InstanceDeleted', data: SAMPLES.InstanceDeleted }], 'no_stream');
+    await store.append(
+      name,
+      [{ id: randomUUID(), type: 'InstanceDeleted', data: SAMPLES.InstanceDeleted }],
+      'no_stream',
+    );
     await store.deleteStream(name);
     expect(await store.readStream(name)).toEqual([]);
   });

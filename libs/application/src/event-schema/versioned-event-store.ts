@@ -29,8 +29,13 @@ export function writtenAt(event: RecordedEvent): string {
 
 /** An append named an event type the registry does not know: register it (event-schemas.ts) first. */
 export class UnregisteredEventType extends Error {
-  constructor(readonly eventType: string, readonly streamName: string) {
-    super(`event type ${eventType} (appended to ${streamName}) has no registered schema: add it to libs/application/src/event-schema/event-schemas.ts`);
+  constructor(
+    readonly eventType: string,
+    readonly streamName: string,
+  ) {
+    super(
+      `event type ${eventType} (appended to ${streamName}) has no registered schema: add it to libs/application/src/event-schema/event-schemas.ts`,
+    );
     this.name = 'UnregisteredEventType';
   }
 }
@@ -39,9 +44,17 @@ export class UnregisteredEventType extends Error {
  * newer version of the gateway), or not a version at all. Reading it as the current shape would
  * misread it, so the read fails instead. */
 export class UnreadableEventVersion extends Error {
-  constructor(readonly eventType: string, readonly storedVersion: unknown, readonly knownVersion: number, readonly streamName: string, readonly revision?: bigint) {
+  constructor(
+    readonly eventType: string,
+    readonly storedVersion: unknown,
+    readonly knownVersion: number,
+    readonly streamName: string,
+    readonly revision?: bigint,
+  ) {
     const where = revision === undefined ? `an event appended to ${streamName}` : `event ${streamName}@${revision}`;
-    super(`${where} is ${eventType} version ${String(storedVersion)}, but this code knows ${eventType} up to version ${knownVersion}: run a version of the gateway that knows it`);
+    super(
+      `${where} is ${eventType} version ${String(storedVersion)}, but this code knows ${eventType} up to version ${knownVersion}: run a version of the gateway that knows it`,
+    );
     this.name = 'UnreadableEventVersion';
   }
 }
@@ -68,9 +81,17 @@ export class VersionedEventStore implements EventStore {
     if (stored.completeDeletes) this.completeDeletes = () => stored.completeDeletes!();
   }
 
-  async append(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+  async append(
+    streamName: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
     const at = new Date().toISOString();
-    return this.stored.append(streamName, events.map((event) => this.stamped(streamName, event, at)), expected);
+    return this.stored.append(
+      streamName,
+      events.map((event) => this.stamped(streamName, event, at)),
+      expected,
+    );
   }
 
   async readStream(streamName: string, range?: StreamRange): Promise<RecordedEvent[]> {
@@ -91,7 +112,9 @@ export class VersionedEventStore implements EventStore {
   }
 
   subscribeToAll(options?: SubscribeOptions): AsyncIterable<SubscriptionMessage> {
-    return { [Symbol.asyncIterator]: () => this.currentMessages(this.stored.subscribeToAll(options)[Symbol.asyncIterator]()) };
+    return {
+      [Symbol.asyncIterator]: () => this.currentMessages(this.stored.subscribeToAll(options)[Symbol.asyncIterator]()),
+    };
   }
 
   deleteStream(streamName: string): Promise<void> {
@@ -131,7 +154,8 @@ export class VersionedEventStore implements EventStore {
     if (schema === undefined) throw new UnregisteredEventType(event.type, streamName);
     const given = event.metadata?.[SCHEMA_VERSION_KEY];
     // Code writes only the current shape; an explicit other version is a caller's mistake.
-    if (given !== undefined && given !== schema.version) throw new UnreadableEventVersion(event.type, given, schema.version, streamName);
+    if (given !== undefined && given !== schema.version)
+      throw new UnreadableEventVersion(event.type, given, schema.version, streamName);
     return { ...event, metadata: { [WRITTEN_AT_KEY]: at, ...event.metadata, [SCHEMA_VERSION_KEY]: schema.version } };
   }
 
@@ -163,7 +187,10 @@ export class VersionedEventStore implements EventStore {
 }
 
 /** The store with versioned events (see VersionedEventStore). Wrapping twice is harmless. */
-export function withEventSchemas(store: EventStore, schemas: ReadonlyMap<string, EventSchema> = EVENT_SCHEMAS): EventStore {
+export function withEventSchemas(
+  store: EventStore,
+  schemas: ReadonlyMap<string, EventSchema> = EVENT_SCHEMAS,
+): EventStore {
   return store instanceof VersionedEventStore ? store : new VersionedEventStore(store, schemas);
 }
 

@@ -11,7 +11,11 @@ const NONCE_BYTES: number = sodium.crypto_aead_xchacha20poly1305_ietf_NPUBBYTES;
 const TAG_BYTES: number = sodium.crypto_aead_xchacha20poly1305_ietf_ABYTES;
 /** What sealing adds to a plaintext's bytes: the nonce and the tag. */
 export const AEAD_OVERHEAD_BYTES = NONCE_BYTES + TAG_BYTES;
-const { crypto_aead_xchacha20poly1305_ietf_encrypt: encrypt, crypto_aead_xchacha20poly1305_ietf_decrypt: decrypt, randombytes_buf: randomFill } = sodium;
+const {
+  crypto_aead_xchacha20poly1305_ietf_encrypt: encrypt,
+  crypto_aead_xchacha20poly1305_ietf_decrypt: decrypt,
+  randombytes_buf: randomFill,
+} = sodium;
 
 /** base64url of `nonce | ciphertext | tag`: `plaintext` (UTF-8) sealed under `key`, `aad`
  * authenticated with it. */
@@ -49,7 +53,14 @@ export function aeadOpen(key: Buffer, aad: Buffer, text: string, start = 0): str
   if (length < NONCE_BYTES + TAG_BYTES) return undefined;
   const clearLength = length - NONCE_BYTES - TAG_BYTES;
   try {
-    decrypt(output.subarray(0, clearLength), null, input.subarray(NONCE_BYTES, length), aad, small ? scratchNonce : input.subarray(0, NONCE_BYTES), key);
+    decrypt(
+      output.subarray(0, clearLength),
+      null,
+      input.subarray(NONCE_BYTES, length),
+      aad,
+      small ? scratchNonce : input.subarray(0, NONCE_BYTES),
+      key,
+    );
   } catch {
     return undefined;
   }

@@ -26,7 +26,11 @@ export function dataKey(keyId: string, raw: Buffer): DataKey {
   if (raw.length !== KEY_BYTES) throw new Error(`a data key has ${KEY_BYTES} bytes`);
   const key = Buffer.alloc(KEY_BYTES);
   raw.copy(key);
-  return { keyId, key, aad: { message: Buffer.from(`${keyId}|message`, 'utf8'), ack: Buffer.from(`${keyId}|ack`, 'utf8') } };
+  return {
+    keyId,
+    key,
+    aad: { message: Buffer.from(`${keyId}|message`, 'utf8'), ack: Buffer.from(`${keyId}|ack`, 'utf8') },
+  };
 }
 
 export interface DataKeysOptions {
@@ -67,13 +71,21 @@ export class DataKeys {
   private readonly ttlMs: number;
   private readonly now: () => number;
 
-  constructor(private readonly store: EventStore, private readonly box: SecretBox, options: DataKeysOptions = {}) {
+  constructor(
+    private readonly store: EventStore,
+    private readonly box: SecretBox,
+    options: DataKeysOptions = {},
+  ) {
     this.ttlMs = options.ttlMs ?? 1000;
     this.now = options.now ?? Date.now;
     // A key no longer used is dropped from memory soon after it expired (it is kept a little beyond,
     // so that a key in use is not unsealed again on every read), used again or not: an entry lives
     // IDLE_TTLS lifetimes past its expiry, counted from when it was held, and is purged at that pace.
-    this.held = new LRUCache({ max: options.maxKeys ?? 10_000, ttl: this.ttlMs * (IDLE_TTLS + 1), perf: { now: this.now } });
+    this.held = new LRUCache({
+      max: options.maxKeys ?? 10_000,
+      ttl: this.ttlMs * (IDLE_TTLS + 1),
+      perf: { now: this.now },
+    });
     setInterval(() => this.held.purgeStale(), Math.max(this.ttlMs * IDLE_TTLS, 1000)).unref();
   }
 
@@ -132,7 +144,8 @@ export class DataKeys {
     // Still there: the key held before is kept, not unsealed again (the stream is read again every
     // `ttlMs` only to learn of an erasure; unsealing was a third of the cost of opening in bench d).
     const before = this.held.get(stream);
-    const key = before?.key && before.eventId === last.id ? before.key : this.unseal(last.data as DataKeyCreated['data']);
+    const key =
+      before?.key && before.eventId === last.id ? before.key : this.unseal(last.data as DataKeyCreated['data']);
     this.hold(stream, key, last.id);
     return key;
   }
@@ -152,7 +165,10 @@ export class DataKeys {
     const raw = randomBytes(KEY_BYTES);
     const created = dataKey(keyId, raw);
     raw.fill(0);
-    const event: DataKeyCreated = { type: 'DataKeyCreated', data: { instanceId, day, keyId, sealedKey: this.box.seal(created.key.toString('base64')) } };
+    const event: DataKeyCreated = {
+      type: 'DataKeyCreated',
+      data: { instanceId, day, keyId, sealedKey: this.box.seal(created.key.toString('base64')) },
+    };
     const id = newEventId();
     try {
       await this.store.append(stream, [{ id, type: event.type, data: event.data }], 'no_stream');

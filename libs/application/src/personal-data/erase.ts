@@ -14,11 +14,19 @@ const PAGE = 1000;
 /** Every DataKeyCreated of the log whose stream starts with `prefix`, in log order, from `after`.
  * On EventStoreDB this includes keys already erased (a soft delete leaves them in `$all` until a
  * scavenge): callers check the stream itself before acting. */
-export async function readDataKeyEvents(store: EventStore, prefix = DATA_KEY_STREAM_PREFIX, after?: bigint): Promise<{ events: RecordedEvent[]; position?: bigint }> {
+export async function readDataKeyEvents(
+  store: EventStore,
+  prefix = DATA_KEY_STREAM_PREFIX,
+  after?: bigint,
+): Promise<{ events: RecordedEvent[]; position?: bigint }> {
   const events: RecordedEvent[] = [];
   let from = after;
   for (;;) {
-    const page = await store.readAll({ after: from, maxCount: PAGE, filter: { streamNamePrefixes: [prefix], eventTypes: ['DataKeyCreated'] } });
+    const page = await store.readAll({
+      after: from,
+      maxCount: PAGE,
+      filter: { streamNamePrefixes: [prefix], eventTypes: ['DataKeyCreated'] },
+    });
     events.push(...page);
     if (page.length < PAGE) break;
     from = page[page.length - 1].position;

@@ -13,14 +13,23 @@ const text = fc.string({ unit: 'binary', maxLength: 200 });
 describe('the size of a notified item, measured without opening it', () => {
   it("is a message's opened JSON size, at most 8 bytes over (an erased field opens as null)", () => {
     fc.assert(
-      fc.property(text, text, text, text, text, fc.boolean(), fc.integer({ min: 0, max: 2 ** 31 }), (id, chatId, from, senderName, body, fromMe, time) => {
-        const message: Message = { id, chatId, from, fromMe, senderName, type: 'chat', body, time };
-        const measured = openedMessageBytes(sealMessageWith(key, message));
-        expect(measured - bytes(message)).toBeGreaterThanOrEqual(0);
-        expect(measured - bytes(message)).toBeLessThanOrEqual(8);
-        const erased = { ...message, chatId: null, from: null, senderName: null, body: null };
-        expect(measured).toBeGreaterThanOrEqual(bytes(erased));
-      }),
+      fc.property(
+        text,
+        text,
+        text,
+        text,
+        text,
+        fc.boolean(),
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        (id, chatId, from, senderName, body, fromMe, time) => {
+          const message: Message = { id, chatId, from, fromMe, senderName, type: 'chat', body, time };
+          const measured = openedMessageBytes(sealMessageWith(key, message));
+          expect(measured - bytes(message)).toBeGreaterThanOrEqual(0);
+          expect(measured - bytes(message)).toBeLessThanOrEqual(8);
+          const erased = { ...message, chatId: null, from: null, senderName: null, body: null };
+          expect(measured).toBeGreaterThanOrEqual(bytes(erased));
+        },
+      ),
     );
   });
 
@@ -37,7 +46,16 @@ describe('the size of a notified item, measured without opening it', () => {
   });
 
   it('holds for a 60 KB body', () => {
-    const message: Message = { id: 'wamid.1', chatId: 'c@c.us', from: 'f@c.us', fromMe: false, senderName: 'Ana', type: 'chat', body: 'é"'.repeat(20_000), time: 1 };
+    const message: Message = {
+      id: 'wamid.1',
+      chatId: 'c@c.us',
+      from: 'f@c.us',
+      fromMe: false,
+      senderName: 'Ana',
+      type: 'chat',
+      body: 'é"'.repeat(20_000),
+      time: 1,
+    };
     expect(openedMessageBytes(sealMessageWith(key, message)) - bytes(message)).toBe(8);
   });
 });

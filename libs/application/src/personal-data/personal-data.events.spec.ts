@@ -33,6 +33,7 @@ describe('utcDay', () => {
   });
 
   it('refuses what is not a time', () => {
-    for (const bad of ['', 'yesterday', '2026-13-01T00:00:00Z', '2026-11-23T23:59:60Z']) expect(() => utcDay(bad)).toThrow('not a time');
+    for (const bad of ['', 'yesterday', '2026-13-01T00:00:00Z', '2026-11-23T23:59:60Z'])
+      expect(() => utcDay(bad)).toThrow('not a time');
   });
 });

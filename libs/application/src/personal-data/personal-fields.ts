@@ -20,7 +20,8 @@ export class PersonalDataUnreadable extends Error {
 }
 
 /** A message or ack with its personal fields opened: the clear value, or `E` where erased. */
-export type OpenedMessage<E> = Omit<Message, 'body' | 'senderName' | 'from' | 'chatId'> & Record<'body' | 'senderName' | 'from' | 'chatId', string | E>;
+export type OpenedMessage<E> = Omit<Message, 'body' | 'senderName' | 'from' | 'chatId'> &
+  Record<'body' | 'senderName' | 'from' | 'chatId', string | E>;
 export type OpenedAck<E> = Omit<Ack, 'chatId'> & { chatId: string | E };
 export type OpenedBody<E> =
   | { instanceId: string; sequence: number; messages: OpenedMessage<E>[] }
@@ -127,7 +128,9 @@ export class PersonalData {
       return await this.keys.forOpening(keyId);
     } catch (error) {
       if (error instanceof EventStoreUnavailableError) throw error;
-      throw new PersonalDataUnreadable('a data key does not open under SECRETS_KEY (another SECRETS_KEY, or altered in the store?)');
+      throw new PersonalDataUnreadable(
+        'a data key does not open under SECRETS_KEY (another SECRETS_KEY, or altered in the store?)',
+      );
     }
   }
 }
@@ -155,8 +158,27 @@ function openWith(keys: Keys, sealed: string, kind: SealedKind): string[] | null
 /** The receiver's Message, its fields in their usual order. */
 function openMessageWith<E>(keys: Keys, m: SealedMessage, erased: E): OpenedMessage<E> {
   const clear = openWith(keys, m.sealed, 'message');
-  if (!clear) return { id: m.id, chatId: erased, from: erased, fromMe: m.fromMe, senderName: erased, type: m.type, body: erased, time: m.time };
-  return { id: m.id, chatId: clear[0], from: clear[1], fromMe: m.fromMe, senderName: clear[2], type: m.type, body: clear[3], time: m.time };
+  if (!clear)
+    return {
+      id: m.id,
+      chatId: erased,
+      from: erased,
+      fromMe: m.fromMe,
+      senderName: erased,
+      type: m.type,
+      body: erased,
+      time: m.time,
+    };
+  return {
+    id: m.id,
+    chatId: clear[0],
+    from: clear[1],
+    fromMe: m.fromMe,
+    senderName: clear[2],
+    type: m.type,
+    body: clear[3],
+    time: m.time,
+  };
 }
 
 function openAckWith<E>(keys: Keys, a: SealedAck, erased: E): OpenedAck<E> {

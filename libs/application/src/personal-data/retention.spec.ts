@@ -8,7 +8,16 @@ import { pastRetention, RetentionSweep } from './retention';
 import { STORES, type StoreUnderTest } from './test/stores';
 
 const DAY_MS = 86_400_000;
-const message: Message = { id: 'm', chatId: '5511999999999@c.us', from: '5511999999999@c.us', fromMe: false, senderName: 'Ana', type: 'chat', body: 'hi', time: 1_767_225_600 };
+const message: Message = {
+  id: 'm',
+  chatId: '5511999999999@c.us',
+  from: '5511999999999@c.us',
+  fromMe: false,
+  senderName: 'Ana',
+  type: 'chat',
+  body: 'hi',
+  time: 1_767_225_600,
+};
 const box = new SecretBox(randomBytes(32));
 
 describe('pastRetention', () => {
@@ -27,7 +36,11 @@ describe.each(STORES)('MESSAGE_RETENTION_DAYS on %s', (_name, open) => {
   afterEach(() => t.close());
 
   const instance = async (instanceId: string) =>
-    t.store.append(`instance-${instanceId}`, [{ id: `created-${instanceId}`, type: 'InstanceCreated', data: { instanceId } }], 'no_stream');
+    t.store.append(
+      `instance-${instanceId}`,
+      [{ id: `created-${instanceId}`, type: 'InstanceCreated', data: { instanceId } }],
+      'no_stream',
+    );
 
   it('erases a day older than the limit and keeps a younger one, as the clock moves on', async () => {
     const personal = PersonalData.on(t.store, box);
@@ -37,7 +50,12 @@ describe.each(STORES)('MESSAGE_RETENTION_DAYS on %s', (_name, open) => {
     const young = new Date(now - 10 * DAY_MS).toISOString();
     await recordMessage(t.store, personal, 'ret1', { ...message, id: 'old' }, old);
     await recordMessage(t.store, personal, 'ret1', { ...message, id: 'young' }, young);
-    const stored = new Map((await t.store.readStream('inbox-ret1')).map((e) => [(e.data as { message: SealedMessage }).message.id, (e.data as { message: SealedMessage }).message]));
+    const stored = new Map(
+      (await t.store.readStream('inbox-ret1')).map((e) => [
+        (e.data as { message: SealedMessage }).message.id,
+        (e.data as { message: SealedMessage }).message,
+      ]),
+    );
     const body = async (id: string) => (await personal.openMessage('ret1', stored.get(id)!, ERASED)).body;
 
     let clock = new Date(now);

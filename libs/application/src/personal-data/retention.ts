@@ -32,7 +32,10 @@ export class RetentionSweep {
    * from the store's files, which it would not otherwise try, having no key left to delete. */
   private deletesIncomplete = false;
 
-  constructor(private readonly store: EventStore, private readonly options: RetentionOptions) {}
+  constructor(
+    private readonly store: EventStore,
+    private readonly options: RetentionOptions,
+  ) {}
 
   /** One sweep; returns what it erased, per instance. */
   async sweep(): Promise<Array<{ instanceId: string; days: string[] }>> {

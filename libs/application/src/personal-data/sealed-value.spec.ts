@@ -24,13 +24,22 @@ describe('sealed values (pd2)', () => {
 
   it('is not the form for a pd1 value, another prefix or a malformed key reference', () => {
     const sealed = sealFields(key, 'message', fields);
-    for (const other of [`pd1.${sealed.slice(4)}`, `v1.${sealed.slice(4)}`, sealed.replace('.0a1b2c3d.', '.0A1B2C3D.'), 'pd2.2026030.0a1b2c3d.x', 42, undefined]) {
+    for (const other of [
+      `pd1.${sealed.slice(4)}`,
+      `v1.${sealed.slice(4)}`,
+      sealed.replace('.0a1b2c3d.', '.0A1B2C3D.'),
+      'pd2.2026030.0a1b2c3d.x',
+      42,
+      undefined,
+    ]) {
       expect(sealedKeyRef(other)).toBeUndefined();
       expect(knownKeyRef(other, new Map([['20260304.0a1b2c3d', key]]))).toBeUndefined();
     }
   });
 
   it('refuses a field that is not a string', () => {
-    expect(() => sealFields(key, 'message', ['a', 'b', undefined as never, 'd'])).toThrow(/personal field of a message is not a string/);
+    expect(() => sealFields(key, 'message', ['a', 'b', undefined as never, 'd'])).toThrow(
+      /personal field of a message is not a string/,
+    );
   });
 });

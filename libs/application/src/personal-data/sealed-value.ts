@@ -26,7 +26,8 @@ export function keyRefOfChecked(sealed: string): string {
 /** The sealed value of `clear` (a message's or an ack's fields, in a fixed order) under `key`. */
 export function sealFields(key: DataKey, kind: SealedKind, clear: readonly string[]): string {
   // A missing field would seal as null and never open again: refused, and the message not recorded.
-  if (!clear.every((value) => typeof value === 'string')) throw new TypeError(`a personal field of a ${kind} is not a string`);
+  if (!clear.every((value) => typeof value === 'string'))
+    throw new TypeError(`a personal field of a ${kind} is not a string`);
   return `${PREFIX}${key.keyId.slice(key.keyId.length - KEY_REF_LENGTH)}.${aeadSeal(key.key, key.aad[kind], JSON.stringify(clear))}`;
 }
 
@@ -38,7 +39,8 @@ export function sealedKeyRef(sealed: unknown): string | undefined {
 /** The key reference of a value `sealedKeyRef` accepted before, or undefined: a slice and two
  * character checks, for the values after the first of a body (they mostly share one key). */
 export function knownKeyRef(sealed: unknown, known: ReadonlyMap<string, unknown>): string | undefined {
-  if (typeof sealed !== 'string' || !sealed.startsWith(PREFIX) || sealed.charCodeAt(CIPHERTEXT_START - 1) !== DOT) return undefined;
+  if (typeof sealed !== 'string' || !sealed.startsWith(PREFIX) || sealed.charCodeAt(CIPHERTEXT_START - 1) !== DOT)
+    return undefined;
   const ref = keyRefOfChecked(sealed);
   return known.has(ref) ? ref : undefined;
 }
@@ -55,7 +57,9 @@ export function openFields(key: DataKey, kind: SealedKind, sealed: string): stri
     return undefined;
   }
   // Authentic values are always this shape; anything else is not used.
-  return Array.isArray(fields) && fields.length === FIELDS[kind] && fields.every((v) => typeof v === 'string') ? (fields as string[]) : undefined;
+  return Array.isArray(fields) && fields.length === FIELDS[kind] && fields.every((v) => typeof v === 'string')
+    ? (fields as string[])
+    : undefined;
 }
 
 /** The UTF-8 bytes of the JSON array text sealed in `sealed`, known from its length alone (the AEAD

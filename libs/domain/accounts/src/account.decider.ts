@@ -91,7 +91,12 @@ export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState>
       case 'ResetApiKey':
         // The API authenticates the old key first; an operator may name an address with no account.
         if (state.status !== 'registered') throw new NoSuchAccount();
-        return [{ type: 'ApiKeyReset', data: { accountId: state.accountId, apiKeyHash: command.data.apiKeyHash, resetAt: command.data.now } }];
+        return [
+          {
+            type: 'ApiKeyReset',
+            data: { accountId: state.accountId, apiKeyHash: command.data.apiKeyHash, resetAt: command.data.now },
+          },
+        ];
       case 'EraseAccount':
         if (state.status !== 'registered') throw new NoSuchAccount();
         if (command.data.activeInstances > 0) throw new AccountHasActiveInstances(command.data.activeInstances);
@@ -104,7 +109,12 @@ export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState>
   evolve(state, event) {
     switch (event.type) {
       case 'AccountRegistered':
-        return { status: 'registered', accountId: event.data.accountId, apiKeyHash: event.data.apiKeyHash, registeredAt: event.data.registeredAt };
+        return {
+          status: 'registered',
+          accountId: event.data.accountId,
+          apiKeyHash: event.data.apiKeyHash,
+          registeredAt: event.data.registeredAt,
+        };
       case 'ApiKeyReset':
         return state.status === 'registered' ? { ...state, apiKeyHash: event.data.apiKeyHash } : state;
       case 'AccountErased':

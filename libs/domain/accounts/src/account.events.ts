@@ -24,7 +24,11 @@ export type AccountErased = {
 export type AccountEvent = AccountRegistered | ApiKeyReset | AccountErased;
 
 // A record rather than a list, so that a new account event type fails the build until it is named here.
-const ACCOUNT_TYPES: Record<AccountEvent['type'], true> = { AccountRegistered: true, ApiKeyReset: true, AccountErased: true };
+const ACCOUNT_TYPES: Record<AccountEvent['type'], true> = {
+  AccountRegistered: true,
+  ApiKeyReset: true,
+  AccountErased: true,
+};
 
 export function isAccountEvent(event: { type: string }): event is AccountEvent {
   return Object.hasOwn(ACCOUNT_TYPES, event.type);

@@ -9,10 +9,16 @@ const spec = deciderSpec(inboxDecider);
 describe('the inbox', () => {
   it('records a message as received, whatever it recorded before', () => {
     const received = { type: 'MessageReceived' as const, data: { instanceId: 'i1', message, receivedAt } };
-    spec.given([received]).when({ type: 'RecordMessage', data: { instanceId: 'i1', message, receivedAt } }).then([received]);
+    spec
+      .given([received])
+      .when({ type: 'RecordMessage', data: { instanceId: 'i1', message, receivedAt } })
+      .then([received]);
   });
 
   it('records an ack as received', () => {
-    spec.given([]).when({ type: 'RecordAck', data: { instanceId: 'i1', ack, receivedAt } }).then([{ type: 'AckReceived', data: { instanceId: 'i1', ack, receivedAt } }]);
+    spec
+      .given([])
+      .when({ type: 'RecordAck', data: { instanceId: 'i1', ack, receivedAt } })
+      .then([{ type: 'AckReceived', data: { instanceId: 'i1', ack, receivedAt } }]);
   });
 });

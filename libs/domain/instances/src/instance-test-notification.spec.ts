@@ -9,16 +9,29 @@ const t1 = '2026-01-02T00:00:00.000Z';
 const afterExpiry = '2026-02-15T00:00:00.000Z';
 const created: InstanceEvent = {
   type: 'InstanceCreated',
-  data: { instanceId: 'i1', accountId: 'acct-ann', packageId: 'monthly', tokenHash: 'th', createdAt: t0, expiresAt: '2026-01-31T00:00:00.000Z' },
+  data: {
+    instanceId: 'i1',
+    accountId: 'acct-ann',
+    packageId: 'monthly',
+    tokenHash: 'th',
+    createdAt: t0,
+    expiresAt: '2026-01-31T00:00:00.000Z',
+  },
 };
-const issued: InstanceEvent = { type: 'SigningSecretIssued', data: { instanceId: 'i1', encryptedSecret: 'enc-1', issuedAt: t0 } };
+const issued: InstanceEvent = {
+  type: 'SigningSecretIssued',
+  data: { instanceId: 'i1', encryptedSecret: 'enc-1', issuedAt: t0 },
+};
 const set: InstanceEvent = { type: 'WebhookSet', data: { instanceId: 'i1', url: 'https://a.example/h', setAt: t0 } };
 const gone: InstanceEvent = {
   type: 'WebhookDisabledByReceiver',
   data: { instanceId: 'i1', url: 'https://a.example/h', reason: 'the receiver answered 410 Gone', disabledAt: t1 },
 };
 const cleared: InstanceEvent = { type: 'WebhookCleared', data: { instanceId: 'i1', clearedAt: t1 } };
-const prepare = (url = '', extra: { urlRefusal?: string; newSigningSecret?: string; now?: string } = {}): InstanceCommand => ({
+const prepare = (
+  url = '',
+  extra: { urlRefusal?: string; newSigningSecret?: string; now?: string } = {},
+): InstanceCommand => ({
   type: 'PrepareTestNotification',
   data: { url, now: t1, ...extra },
 });
@@ -29,7 +42,10 @@ describe('preparing a test notification (8.6)', () => {
   });
 
   it('allows a test of another URL and changes nothing when a secret exists', () => {
-    spec.given([created, issued, set]).when(prepare('https://b.example/h', { newSigningSecret: 'enc-new' })).then([]);
+    spec
+      .given([created, issued, set])
+      .when(prepare('https://b.example/h', { newSigningSecret: 'enc-new' }))
+      .then([]);
     spec.given([created, issued, set, gone]).when(prepare('https://b.example/h')).then([]);
   });
 
@@ -47,13 +63,25 @@ describe('preparing a test notification (8.6)', () => {
   });
 
   it('answers 0008 for a URL whose host is not public', () => {
-    spec.given([created, issued, set]).when(prepare('https://10.0.0.1/h', { urlRefusal: 'private' })).thenRefuses(['0008']);
+    spec
+      .given([created, issued, set])
+      .when(prepare('https://10.0.0.1/h', { urlRefusal: 'private' }))
+      .thenRefuses(['0008']);
   });
 
   it('answers 0007 on an expired instance, together with the other problems of its stage', () => {
-    spec.given([created, issued, set]).when(prepare('', { now: afterExpiry })).thenRefuses(['0007']);
-    spec.given([created]).when(prepare('', { now: afterExpiry })).thenRefuses(['0007', '0015']);
-    spec.given([created, issued]).when(prepare('https://10.0.0.1/h', { urlRefusal: 'private', now: afterExpiry })).thenRefuses(['0007', '0008']);
+    spec
+      .given([created, issued, set])
+      .when(prepare('', { now: afterExpiry }))
+      .thenRefuses(['0007']);
+    spec
+      .given([created])
+      .when(prepare('', { now: afterExpiry }))
+      .thenRefuses(['0007', '0015']);
+    spec
+      .given([created, issued])
+      .when(prepare('https://10.0.0.1/h', { urlRefusal: 'private', now: afterExpiry }))
+      .thenRefuses(['0007', '0008']);
   });
 
   it('answers 0006 for an instance that does not exist', () => {

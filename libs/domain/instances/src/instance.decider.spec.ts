@@ -19,13 +19,22 @@ const created: InstanceEvent = {
     expiresAt: '2026-01-31T00:00:00.000Z',
   },
 };
-const webhookSet = (url: string, setAt = t0): InstanceEvent => ({ type: 'WebhookSet', data: { instanceId: 'i1', url, setAt, events: ['messages', 'ownMessages', 'acks'] } });
+const webhookSet = (url: string, setAt = t0): InstanceEvent => ({
+  type: 'WebhookSet',
+  data: { instanceId: 'i1', url, setAt, events: ['messages', 'ownMessages', 'acks'] },
+});
 const change = (url: string, now = '2026-01-02T00:00:00.000Z', urlRefusal?: string): InstanceCommand => ({
   type: 'ChangeWebhook',
   data: { url, now, newSigningSecret: 'enc-new', ...(urlRefusal ? { urlRefusal } : {}) },
 });
-const issued: InstanceEvent = { type: 'SigningSecretIssued', data: { instanceId: 'i1', encryptedSecret: 'enc-1', issuedAt: t0 } };
-const issuedAt = (at: string): InstanceEvent => ({ type: 'SigningSecretIssued', data: { instanceId: 'i1', encryptedSecret: 'enc-new', issuedAt: at } });
+const issued: InstanceEvent = {
+  type: 'SigningSecretIssued',
+  data: { instanceId: 'i1', encryptedSecret: 'enc-1', issuedAt: t0 },
+};
+const issuedAt = (at: string): InstanceEvent => ({
+  type: 'SigningSecretIssued',
+  data: { instanceId: 'i1', encryptedSecret: 'enc-new', issuedAt: at },
+});
 const renew = (packageId: string, now: string, accountId = 'acct-ann'): InstanceCommand => ({
   type: 'RenewInstance',
   data: { accountId, packageId, packages, now },
@@ -71,7 +80,12 @@ describe('renewing an instance', () => {
       .then([
         {
           type: 'InstanceRenewed',
-          data: { instanceId: 'i1', packageId: 'annual', renewedAt: '2026-01-10T00:00:00.000Z', expiresAt: '2027-01-31T00:00:00.000Z' },
+          data: {
+            instanceId: 'i1',
+            packageId: 'annual',
+            renewedAt: '2026-01-10T00:00:00.000Z',
+            expiresAt: '2027-01-31T00:00:00.000Z',
+          },
         },
       ]);
   });
@@ -83,13 +97,21 @@ describe('renewing an instance', () => {
       .then([
         {
           type: 'InstanceRenewed',
-          data: { instanceId: 'i1', packageId: 'trial', renewedAt: '2026-03-01T12:00:00.000Z', expiresAt: '2026-03-04T12:00:00.000Z' },
+          data: {
+            instanceId: 'i1',
+            packageId: 'trial',
+            renewedAt: '2026-03-01T12:00:00.000Z',
+            expiresAt: '2026-03-04T12:00:00.000Z',
+          },
         },
       ]);
   });
 
   it("reports another account's instance exactly like a missing one (0005)", () => {
-    spec.given([created]).when(renew('monthly', t0, 'acct-bob')).thenRefuses(['0005']);
+    spec
+      .given([created])
+      .when(renew('monthly', t0, 'acct-bob'))
+      .thenRefuses(['0005']);
     spec.given([]).when(renew('monthly', t0)).thenRefuses(['0005']);
   });
 
@@ -107,7 +129,10 @@ describe('changing the webhook', () => {
   });
 
   it('records nothing when the same URL is registered twice', () => {
-    spec.given([created, issued, webhookSet('https://a.example/hook')]).when(change('https://a.example/hook')).then([]);
+    spec
+      .given([created, issued, webhookSet('https://a.example/hook')])
+      .when(change('https://a.example/hook'))
+      .then([]);
   });
 
   it('records a new URL that replaces the old one', () => {
@@ -130,13 +155,21 @@ describe('changing the webhook', () => {
 
   it('refuses any change on an expired instance (0007), even a clear', () => {
     spec.given([created]).when(change('https://a.example/hook', '2026-02-01T00:00:00.000Z')).thenRefuses(['0007']);
-    spec.given([created, issued, webhookSet('https://a.example/hook')]).when(change('', '2026-01-31T00:00:00.000Z')).thenRefuses(['0007']);
+    spec
+      .given([created, issued, webhookSet('https://a.example/hook')])
+      .when(change('', '2026-01-31T00:00:00.000Z'))
+      .thenRefuses(['0007']);
   });
 
   it('accepts changes again once an expired instance is renewed', () => {
     const renewed: InstanceEvent = {
       type: 'InstanceRenewed',
-      data: { instanceId: 'i1', packageId: 'trial', renewedAt: '2026-02-10T00:00:00.000Z', expiresAt: '2026-02-13T00:00:00.000Z' },
+      data: {
+        instanceId: 'i1',
+        packageId: 'trial',
+        renewedAt: '2026-02-10T00:00:00.000Z',
+        expiresAt: '2026-02-13T00:00:00.000Z',
+      },
     };
     spec
       .given([created, renewed])
@@ -152,7 +185,10 @@ describe('changing the webhook', () => {
   });
 
   it('refuses a URL whose host is not public (0008)', () => {
-    spec.given([created]).when(change('https://internal.example/hook', undefined, 'resolves to a private address')).thenRefuses(['0008']);
+    spec
+      .given([created])
+      .when(change('https://internal.example/hook', undefined, 'resolves to a private address'))
+      .thenRefuses(['0008']);
   });
 
   it('switches delivery back on when the receiver had disabled it and the same URL is registered again', () => {
@@ -170,7 +206,12 @@ describe('changing the webhook', () => {
 describe('the signing secret', () => {
   it('is issued with the first registration and kept across later ones, clears included', () => {
     spec
-      .given([created, issued, webhookSet('https://a.example/hook'), { type: 'WebhookCleared', data: { instanceId: 'i1', clearedAt: t0 } }])
+      .given([
+        created,
+        issued,
+        webhookSet('https://a.example/hook'),
+        { type: 'WebhookCleared', data: { instanceId: 'i1', clearedAt: t0 } },
+      ])
       .when(change('https://b.example/hook'))
       .then([webhookSet('https://b.example/hook', '2026-01-02T00:00:00.000Z')]);
   });
@@ -184,9 +225,14 @@ describe('the signing secret', () => {
     expect(needsNewSigningSecret(state([created]), 'https://a.example/hook')).toBe(true);
     expect(needsNewSigningSecret(state([created]), '')).toBe(false);
     expect(needsNewSigningSecret(state([created, issued]), 'https://a.example/hook')).toBe(false);
-    const { newSigningSecret: _unused, ...withoutSecret } = (change('https://a.example/hook') as Extract<InstanceCommand, { type: 'ChangeWebhook' }>).data;
+    const { newSigningSecret: _unused, ...withoutSecret } = (
+      change('https://a.example/hook') as Extract<InstanceCommand, { type: 'ChangeWebhook' }>
+    ).data;
     spec.given([created]).when({ type: 'ChangeWebhook', data: withoutSecret }).thenThrows(Error);
-    spec.given([created, issued]).when({ type: 'ChangeWebhook', data: withoutSecret }).then([webhookSet('https://a.example/hook', '2026-01-02T00:00:00.000Z')]);
+    spec
+      .given([created, issued])
+      .when({ type: 'ChangeWebhook', data: withoutSecret })
+      .then([webhookSet('https://a.example/hook', '2026-01-02T00:00:00.000Z')]);
   });
 });
 
@@ -203,13 +249,21 @@ describe('a receiver answering 410 Gone', () => {
       .then([
         {
           type: 'WebhookDisabledByReceiver',
-          data: { instanceId: 'i1', url: 'https://a.example/hook', reason: 'receiver answered 410 Gone', disabledAt: t0 },
+          data: {
+            instanceId: 'i1',
+            url: 'https://a.example/hook',
+            reason: 'receiver answered 410 Gone',
+            disabledAt: t0,
+          },
         },
       ]);
   });
 
   it('changes nothing for a URL that was replaced meanwhile', () => {
-    spec.given([created, issued, webhookSet('https://b.example/hook')]).when(disable('https://a.example/hook')).then([]);
+    spec
+      .given([created, issued, webhookSet('https://b.example/hook')])
+      .when(disable('https://a.example/hook'))
+      .then([]);
   });
 });
 
@@ -233,7 +287,11 @@ describe('package catalogue', () => {
   });
 
   it('names every problem of a bad file at once', () => {
-    const result = parsePackageCatalogue([{ packageid: 'a', durationDays: 0 }, { packageid: 'a', durationDays: 2 }, 'x']);
+    const result = parsePackageCatalogue([
+      { packageid: 'a', durationDays: 0 },
+      { packageid: 'a', durationDays: 2 },
+      'x',
+    ]);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problems).toHaveLength(3);
   });

@@ -1,7 +1,13 @@
 import { Codes, type Violation } from '@gw/contract';
 import { addDays, addHours, assertNever, maxIso, refuse, refuseIfAny, type Decider } from '@gw/domain-core';
 import type { InstanceEvent } from './instance.events';
-import { evolveInstance, initialInstanceState, instanceStatus, type CreatedInstance, type InstanceState } from './instance.state';
+import {
+  evolveInstance,
+  initialInstanceState,
+  instanceStatus,
+  type CreatedInstance,
+  type InstanceState,
+} from './instance.state';
 import { canonicalKinds, DEFAULT_NOTIFICATION_KINDS, sameKinds, type NotificationKind } from './notification-kinds';
 import type { PackageDefinition } from './package-catalogue';
 
@@ -31,7 +37,13 @@ export type RenewInstance = {
 export type ChangeWebhook = {
   type: 'ChangeWebhook';
   /** `events`: the kinds to notify (absent: the default set); ignored when `url` is empty. */
-  data: { url: string; urlRefusal?: string; newSigningSecret?: string; events?: readonly NotificationKind[]; now: string };
+  data: {
+    url: string;
+    urlRefusal?: string;
+    newSigningSecret?: string;
+    events?: readonly NotificationKind[];
+    now: string;
+  };
 };
 
 /** The account holder deletes the instance (docs/api.md 8.1). */
@@ -118,7 +130,11 @@ function decideCreate({ data }: CreateInstance, state: InstanceState): InstanceE
   ];
 }
 
-const noSuchInstance: Violation = { code: Codes.NoSuchInstance, field: 'instanceid', message: 'no such instance in this account' };
+const noSuchInstance: Violation = {
+  code: Codes.NoSuchInstance,
+  field: 'instanceid',
+  message: 'no such instance in this account',
+};
 
 /** Whether the account owns the instance. Another account's instance, and a deleted one, are reported
  * exactly like a missing one (0005), so ids cannot be probed. */
@@ -151,10 +167,15 @@ function decideRenew({ data }: RenewInstance, state: InstanceState): InstanceEve
  * token), is active (0007), and a given URL's host is public (0008, the adapter's verdict).
  */
 function webhookChecks(state: InstanceState, data: { url: string; urlRefusal?: string; now: string }): Violation[] {
-  if (state.status !== 'created') return [{ code: Codes.InstanceAuthFailed, field: 'token', message: 'unknown instanceid or wrong token' }];
+  if (state.status !== 'created')
+    return [{ code: Codes.InstanceAuthFailed, field: 'token', message: 'unknown instanceid or wrong token' }];
   const violations: Violation[] = [];
   if (instanceStatus(state.expiresAt, data.now) === 'expired') {
-    violations.push({ code: Codes.InstanceExpired, field: 'instanceid', message: 'the instance has expired; renew it first' });
+    violations.push({
+      code: Codes.InstanceExpired,
+      field: 'instanceid',
+      message: 'the instance has expired; renew it first',
+    });
   }
   if (data.url !== '' && data.urlRefusal) {
     violations.push({ code: Codes.WebhookUrlRefused, field: 'webhookUrl', message: data.urlRefusal });
@@ -173,9 +194,13 @@ function decideChangeWebhook({ data }: ChangeWebhook, state: InstanceState): Ins
   }
   const events = canonicalKinds(data.events ?? DEFAULT_NOTIFICATION_KINDS);
   if (data.url === state.webhookUrl && state.webhookOn && sameKinds(events, state.events)) return [];
-  const set: InstanceEvent = { type: 'WebhookSet', data: { instanceId: state.instanceId, url: data.url, setAt: data.now, events } };
+  const set: InstanceEvent = {
+    type: 'WebhookSet',
+    data: { instanceId: state.instanceId, url: data.url, setAt: data.now, events },
+  };
   if (state.encryptedSigningSecret !== null) return [set];
-  if (data.newSigningSecret === undefined) throw new Error('ChangeWebhook: a first registration needs newSigningSecret');
+  if (data.newSigningSecret === undefined)
+    throw new Error('ChangeWebhook: a first registration needs newSigningSecret');
   return [
     {
       type: 'SigningSecretIssued',
@@ -210,7 +235,12 @@ function decideDelete({ data }: DeleteInstance, state: InstanceState): InstanceE
 function decideResetToken({ data }: ResetInstanceToken, state: InstanceState): InstanceEvent[] {
   // An expired instance too: its owner may need the token to renew and read its history.
   if (!ownedBy(state, data.accountId)) return refuse(noSuchInstance);
-  return [{ type: 'InstanceTokenReset', data: { instanceId: state.instanceId, tokenHash: data.tokenHash, resetAt: data.now } }];
+  return [
+    {
+      type: 'InstanceTokenReset',
+      data: { instanceId: state.instanceId, tokenHash: data.tokenHash, resetAt: data.now },
+    },
+  ];
 }
 
 function decideRotate({ data }: RotateSigningSecret, state: InstanceState): InstanceEvent[] {
@@ -218,7 +248,11 @@ function decideRotate({ data }: RotateSigningSecret, state: InstanceState): Inst
     return refuse({ code: Codes.InstanceAuthFailed, field: 'token', message: 'unknown instanceid or wrong token' });
   }
   if (instanceStatus(state.expiresAt, data.now) === 'expired') {
-    return refuse({ code: Codes.InstanceExpired, field: 'instanceid', message: 'the instance has expired; renew it first' });
+    return refuse({
+      code: Codes.InstanceExpired,
+      field: 'instanceid',
+      message: 'the instance has expired; renew it first',
+    });
   }
   return [
     {
@@ -243,8 +277,14 @@ function decidePrepareTest({ data }: PrepareTestNotification, state: InstanceSta
   }
   refuseIfAny(violations);
   if (state.encryptedSigningSecret !== null) return [];
-  if (data.newSigningSecret === undefined) throw new Error('PrepareTestNotification: an instance without a secret needs newSigningSecret');
-  return [{ type: 'SigningSecretIssued', data: { instanceId: state.instanceId, encryptedSecret: data.newSigningSecret, issuedAt: data.now } }];
+  if (data.newSigningSecret === undefined)
+    throw new Error('PrepareTestNotification: an instance without a secret needs newSigningSecret');
+  return [
+    {
+      type: 'SigningSecretIssued',
+      data: { instanceId: state.instanceId, encryptedSecret: data.newSigningSecret, issuedAt: data.now },
+    },
+  ];
 }
 
 export const instanceDecider: Decider<InstanceCommand, InstanceEvent, InstanceState> = {

@@ -79,7 +79,12 @@ export function evolveInstance(state: InstanceState, event: InstanceEvent): Inst
       return { ...state, tokenHash: event.data.tokenHash };
     case 'InstanceDeleted':
       if (state.status !== 'created') return state;
-      return { status: 'deleted', instanceId: state.instanceId, accountId: state.accountId, deletedAt: event.data.deletedAt };
+      return {
+        status: 'deleted',
+        instanceId: state.instanceId,
+        accountId: state.accountId,
+        deletedAt: event.data.deletedAt,
+      };
     default:
       return assertNever(event);
   }
@@ -100,5 +105,7 @@ export function deliveryEnabled(state: CreatedInstance, now: string): boolean {
 export function signingSecretsAt(state: CreatedInstance, now: string): string[] {
   if (state.encryptedSigningSecret === null) return [];
   const previous = state.previousSigningSecret;
-  return previous && isBefore(now, previous.validUntil) ? [state.encryptedSigningSecret, previous.encrypted] : [state.encryptedSigningSecret];
+  return previous && isBefore(now, previous.validUntil)
+    ? [state.encryptedSigningSecret, previous.encrypted]
+    : [state.encryptedSigningSecret];
 }

@@ -39,7 +39,12 @@ export function parsePackageCatalogue(
     } else {
       seen.add(packageid);
     }
-    if (typeof durationDays !== 'number' || !Number.isInteger(durationDays) || durationDays < 1 || durationDays > 36500) {
+    if (
+      typeof durationDays !== 'number' ||
+      !Number.isInteger(durationDays) ||
+      durationDays < 1 ||
+      durationDays > 36500
+    ) {
       problems.push(`${where}: durationDays must be a whole number of days from 1 to 36500`);
     }
     if (typeof packageid === 'string' && typeof durationDays === 'number') packages.push({ packageid, durationDays });

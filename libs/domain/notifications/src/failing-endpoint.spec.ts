@@ -1,6 +1,15 @@
 import type { NotificationEvent } from './notification.events';
 import { nextToAttempt, PROBE_AFTER_FAILURES } from './notifications.state';
-import { cancelled, created, deadLettered, delivered, failed, plus, state, t0 } from './__fixtures__/notifications.fixtures';
+import {
+  cancelled,
+  created,
+  deadLettered,
+  delivered,
+  failed,
+  plus,
+  state,
+  t0,
+} from './__fixtures__/notifications.fixtures';
 
 /** docs/api.md section 11: a failing endpoint is probed, not flooded. */
 

@@ -2,7 +2,8 @@ import { addHours } from '@gw/domain-core';
 import { deliveryEnabled, type InstanceEvent, type InstanceState } from '@gw/domain-instances';
 
 /** What an instance notice tells its receiver (docs/api.md 8.9). */
-export type InstanceNotice = { event: 'expiring'; expiresAt: string } | { event: 'renewed'; packageid: string; expiresAt: string };
+export type InstanceNotice =
+  { event: 'expiring'; expiresAt: string } | { event: 'renewed'; packageid: string; expiresAt: string };
 
 /** A renewal to announce: the `instance` kind was chosen and delivery on when it happened. */
 export interface AnnouncedRenewal {
@@ -42,14 +43,21 @@ export interface DueNotice {
 }
 
 /** Folds an instance event into its notice period; `after` is the instance once the event applied. */
-export function evolveNoticePeriod(period: NoticePeriod | null, event: InstanceEvent, after: InstanceState): NoticePeriod | null {
+export function evolveNoticePeriod(
+  period: NoticePeriod | null,
+  event: InstanceEvent,
+  after: InstanceState,
+): NoticePeriod | null {
   switch (event.type) {
     case 'InstanceCreated':
       return { since: event.data.createdAt, expiresAt: event.data.expiresAt, renewals: [] };
     case 'InstanceRenewed': {
       const { renewedAt, packageId, expiresAt } = event.data;
-      const announce = after.status === 'created' && after.events.includes('instance') && deliveryEnabled(after, renewedAt);
-      const renewals = [...(period?.renewals ?? []), ...(announce ? [{ renewedAt, packageId, expiresAt }] : [])].slice(-MAX_RENEWALS);
+      const announce =
+        after.status === 'created' && after.events.includes('instance') && deliveryEnabled(after, renewedAt);
+      const renewals = [...(period?.renewals ?? []), ...(announce ? [{ renewedAt, packageId, expiresAt }] : [])].slice(
+        -MAX_RENEWALS,
+      );
       return { since: renewedAt, expiresAt, renewals };
     }
     case 'InstanceDeleted':
@@ -70,7 +78,11 @@ function recordedKeys(period: NoticePeriod, ledger: NoticeLedger | null): Readon
 
 /** Each mark of the period not yet notified whose moment comes after the period began, with its
  * moment (ms); earliest first. A mark already passed when the period began is never due. */
-function openMarks(period: NoticePeriod, ledger: NoticeLedger | null, hours: readonly number[]): Array<{ key: string; at: number }> {
+function openMarks(
+  period: NoticePeriod,
+  ledger: NoticeLedger | null,
+  hours: readonly number[],
+): Array<{ key: string; at: number }> {
   const done = recordedKeys(period, ledger);
   const since = Date.parse(period.since);
   const expiresAt = Date.parse(period.expiresAt);
@@ -80,21 +92,33 @@ function openMarks(period: NoticePeriod, ledger: NoticeLedger | null, hours: rea
     if (at > since && at < expiresAt && !done.has(expiringKey(h))) marks.push({ key: expiringKey(h), at });
   }
   for (const renewal of period.renewals) {
-    if (!renewalRecorded(ledger, renewal.renewedAt)) marks.push({ key: renewedKey(renewal), at: Date.parse(renewal.renewedAt) });
+    if (!renewalRecorded(ledger, renewal.renewedAt))
+      marks.push({ key: renewedKey(renewal), at: Date.parse(renewal.renewedAt) });
   }
   return marks.sort((a, b) => a.at - b.at || (a.key.startsWith(RENEWED) ? -1 : 1));
 }
 
 /** Whether notices may be created for the instance now: kind chosen, delivery on, not expired. */
 function noticesWanted(instance: InstanceState, period: NoticePeriod | null, now: string): period is NoticePeriod {
-  return instance.status === 'created' && period !== null && instance.events.includes('instance') && deliveryEnabled(instance, now);
+  return (
+    instance.status === 'created' &&
+    period !== null &&
+    instance.events.includes('instance') &&
+    deliveryEnabled(instance, now)
+  );
 }
 
 /**
  * The instance notices due at `now` (docs/api.md 8.9): the renewal that started the period, then each
  * EXPIRY_NOTICE_HOURS mark reached, in time order; none already recorded in `ledger`.
  */
-export function dueNotices(instance: InstanceState, period: NoticePeriod | null, ledger: NoticeLedger | null, now: string, hours: readonly number[]): DueNotice[] {
+export function dueNotices(
+  instance: InstanceState,
+  period: NoticePeriod | null,
+  ledger: NoticeLedger | null,
+  now: string,
+  hours: readonly number[],
+): DueNotice[] {
   if (!noticesWanted(instance, period, now)) return [];
   const nowMs = Date.parse(now);
   return openMarks(period, ledger, hours)
@@ -110,7 +134,13 @@ export function dueNotices(instance: InstanceState, period: NoticePeriod | null,
 
 /** When the instance's next notice is due (ms; at or before `now` when one is due already), or null
  * when none will be unless the instance or its notifications change. */
-export function nextNoticeAt(instance: InstanceState, period: NoticePeriod | null, ledger: NoticeLedger | null, now: string, hours: readonly number[]): number | null {
+export function nextNoticeAt(
+  instance: InstanceState,
+  period: NoticePeriod | null,
+  ledger: NoticeLedger | null,
+  now: string,
+  hours: readonly number[],
+): number | null {
   if (!noticesWanted(instance, period, now)) return null;
   return openMarks(period, ledger, hours)[0]?.at ?? null;
 }

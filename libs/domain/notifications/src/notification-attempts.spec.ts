@@ -1,5 +1,19 @@
 import { GONE_REASON, notificationsDecider } from './notifications.decider';
-import { spec, state, t0, plus, DEFAULT_SCHEDULE, created, failed, delivered, deadLettered, cancelled, failedAttempts, deadLetteredHistory, record } from './__fixtures__/notifications.fixtures';
+import {
+  spec,
+  state,
+  t0,
+  plus,
+  DEFAULT_SCHEDULE,
+  created,
+  failed,
+  delivered,
+  deadLettered,
+  cancelled,
+  failedAttempts,
+  deadLetteredHistory,
+  record,
+} from './__fixtures__/notifications.fixtures';
 
 describe('recording a successful attempt', () => {
   it.each([200, 202, 204, 299])('records a %i answer on the first attempt as delivered, attempt 1', (status) => {
@@ -48,8 +62,14 @@ describe('recording a failed attempt', () => {
     expect(plus(2160, third)).toBe('2026-01-01T00:41:05.000Z');
 
     // attempt 1 failed: 5 s x 1.2 = 6 s; 5 s x 0.8 = 4 s
-    spec.given([created('wh-1', 1)]).when(record('wh-1', t0, 500, { jitter: 1.2 })).then([failed('wh-1', 1, 1, t0, '2026-01-01T00:00:06.000Z')]);
-    spec.given([created('wh-1', 1)]).when(record('wh-1', t0, 500, { jitter: 0.8 })).then([failed('wh-1', 1, 1, t0, '2026-01-01T00:00:04.000Z')]);
+    spec
+      .given([created('wh-1', 1)])
+      .when(record('wh-1', t0, 500, { jitter: 1.2 }))
+      .then([failed('wh-1', 1, 1, t0, '2026-01-01T00:00:06.000Z')]);
+    spec
+      .given([created('wh-1', 1)])
+      .when(record('wh-1', t0, 500, { jitter: 0.8 }))
+      .then([failed('wh-1', 1, 1, t0, '2026-01-01T00:00:04.000Z')]);
   });
 
   it.each(DEFAULT_SCHEDULE.map((delay, i) => [i + 1, delay] as const))(
@@ -65,15 +85,20 @@ describe('recording a failed attempt', () => {
 
   it('keeps the failed notification pending, due at the recorded next attempt', () => {
     const history = [created('wh-1', 1), failed('wh-1', 1, 1, t0, plus(5))];
-    expect(state(history).open['wh-1']).toEqual(expect.objectContaining({ status: 'pending', attempts: 1, nextAttemptAt: plus(5) }));
+    expect(state(history).open['wh-1']).toEqual(
+      expect.objectContaining({ status: 'pending', attempts: 1, nextAttemptAt: plus(5) }),
+    );
   });
 
-  it.each([301, 302, 304, 307, 308])('counts a %i answer (redirects are not followed) as a failed attempt', (status) => {
-    spec
-      .given([created('wh-1', 1)])
-      .when(record('wh-1', t0, status, { error: `HTTP ${status}` }))
-      .then([failed('wh-1', 1, 1, t0, plus(5), status, `HTTP ${status}`)]);
-  });
+  it.each([301, 302, 304, 307, 308])(
+    'counts a %i answer (redirects are not followed) as a failed attempt',
+    (status) => {
+      spec
+        .given([created('wh-1', 1)])
+        .when(record('wh-1', t0, status, { error: `HTTP ${status}` }))
+        .then([failed('wh-1', 1, 1, t0, plus(5), status, `HTTP ${status}`)]);
+    },
+  );
 
   it.each([400, 404, 429, 503])('counts a %i answer as a failed attempt with a retry', (status) => {
     spec
@@ -98,7 +123,8 @@ describe('Retry-After on a failed attempt', () => {
   // attempt 2 fails; its scheduled delay is 300 s
   const { events: one, nextAt: second } = failedAttempts('wh-1', 1, 1);
   const history = [created('wh-1', 1), ...one];
-  const after = (retryAfterSeconds: number, jitter = 1) => record('wh-1', second, 503, { retryAfterSeconds, jitter, error: 'HTTP 503' });
+  const after = (retryAfterSeconds: number, jitter = 1) =>
+    record('wh-1', second, 503, { retryAfterSeconds, jitter, error: 'HTTP 503' });
   const expectNext = (seconds: number) => [failed('wh-1', 1, 2, second, plus(seconds, second), 503, 'HTTP 503')];
 
   it('uses the scheduled delay when Retry-After asks for less', () => {
@@ -180,7 +206,10 @@ describe('410 Gone', () => {
       record('wh-1', nextAt, 410, { retryAfterSeconds: 60, error: 'HTTP 410' }),
       state([created('wh-1', 1), ...events]),
     );
-    expect(outcome).toEqual([failed('wh-1', 1, 3, nextAt, null, 410, 'HTTP 410'), cancelled('wh-1', 1, GONE_REASON, nextAt)]);
+    expect(outcome).toEqual([
+      failed('wh-1', 1, 3, nextAt, null, 410, 'HTTP 410'),
+      cancelled('wh-1', 1, GONE_REASON, nextAt),
+    ]);
     expect(state([created('wh-1', 1), ...events, ...outcome]).open['wh-1']).toBeUndefined();
   });
 });
@@ -203,20 +232,36 @@ describe('an outcome for a notification that is no longer pending', () => {
       .when(record('wh-1', plus(2), 200))
       .then([]);
     spec
-      .given([created('wh-1', 1), failed('wh-1', 1, 1, t0, null, 410, 'HTTP 410'), cancelled('wh-1', 1, GONE_REASON, t0)])
+      .given([
+        created('wh-1', 1),
+        failed('wh-1', 1, 1, t0, null, 410, 'HTTP 410'),
+        cancelled('wh-1', 1, GONE_REASON, t0),
+      ])
       .when(record('wh-1', plus(5), 500))
       .then([]);
   });
 
   it('records nothing for a dead-lettered notification', () => {
     const history = deadLetteredHistory('wh-1', 1);
-    spec.given(history).when(record('wh-1', plus(200000), 500)).then([]);
-    spec.given(history).when(record('wh-1', plus(200000), 200)).then([]);
+    spec
+      .given(history)
+      .when(record('wh-1', plus(200000), 500))
+      .then([]);
+    spec
+      .given(history)
+      .when(record('wh-1', plus(200000), 200))
+      .then([]);
   });
 
   it('records nothing for an unknown notification id', () => {
-    spec.given([]).when(record('wh-x', t0, 200)).then([]);
-    spec.given([created('wh-1', 1)]).when(record('wh-x', t0, 500)).then([]);
+    spec
+      .given([])
+      .when(record('wh-x', t0, 200))
+      .then([]);
+    spec
+      .given([created('wh-1', 1)])
+      .when(record('wh-x', t0, 500))
+      .then([]);
   });
 });
 
@@ -243,7 +288,10 @@ describe('a failed notification does not hold back later ones', () => {
 
   it('leaves later notifications pending when an earlier one is dead-lettered', () => {
     const { events, nextAt } = failedAttempts('wh-1', 1, 7);
-    const outcome = notificationsDecider.decide(record('wh-1', nextAt, 500), state([created('wh-1', 1), created('wh-2', 2, t1), ...events]));
+    const outcome = notificationsDecider.decide(
+      record('wh-1', nextAt, 500),
+      state([created('wh-1', 1), created('wh-2', 2, t1), ...events]),
+    );
     const open = state([created('wh-1', 1), created('wh-2', 2, t1), ...events, ...outcome]).open;
     expect(open['wh-1'].status).toBe('deadLettered');
     expect(open['wh-2']).toEqual(expect.objectContaining({ status: 'pending', attempts: 0, nextAttemptAt: t1 }));

@@ -29,7 +29,8 @@ export interface BatchLimits {
  */
 export function batchNotifiable(items: readonly NotifiableItem[], limits: BatchLimits): NotificationBatch[] {
   const { maxItems, maxBytes, sizeOf } = limits;
-  if (!Number.isInteger(maxItems) || maxItems < 1) throw new RangeError(`batch size must be a whole number from 1, not ${maxItems}`);
+  if (!Number.isInteger(maxItems) || maxItems < 1)
+    throw new RangeError(`batch size must be a whole number from 1, not ${maxItems}`);
   const batches: NotificationBatch[] = [];
   let current: { messages: SealedMessage[]; ack: SealedAck[]; sourceEventIds: string[]; bytes: number } | undefined;
   const close = () => {
@@ -44,7 +45,13 @@ export function batchNotifiable(items: readonly NotifiableItem[], limits: BatchL
     const isMessage = 'message' in item;
     // Items are joined by a comma in the body's array.
     const bytes = sizeOf(item) + 1;
-    if (current && (current.sourceEventIds.length >= maxItems || current.bytes + bytes > maxBytes || (current.messages.length > 0) !== isMessage)) close();
+    if (
+      current &&
+      (current.sourceEventIds.length >= maxItems ||
+        current.bytes + bytes > maxBytes ||
+        current.messages.length > 0 !== isMessage)
+    )
+      close();
     current ??= { messages: [], ack: [], sourceEventIds: [], bytes: 0 };
     if ('message' in item) current.messages.push(item.message);
     else current.ack.push(item.ack);

@@ -1,6 +1,22 @@
 import { deciderSpec } from '@gw/domain-core/testing';
 import { notificationsDecider } from './notifications.decider';
-import { spec, state, plus, DEFAULT_SCHEDULE, created, failed, delivered, deadLettered, cancelled, resent, failedAttempts, deadLetteredHistory, record, cancelPending, resendDeadLettered } from './__fixtures__/notifications.fixtures';
+import {
+  spec,
+  state,
+  plus,
+  DEFAULT_SCHEDULE,
+  created,
+  failed,
+  delivered,
+  deadLettered,
+  cancelled,
+  resent,
+  failedAttempts,
+  deadLetteredHistory,
+  record,
+  cancelPending,
+  resendDeadLettered,
+} from './__fixtures__/notifications.fixtures';
 
 describe('cancelling pending notifications', () => {
   const reason = 'delivery switched off';
@@ -62,7 +78,10 @@ describe('resending dead-lettered notifications', () => {
   });
 
   it('records nothing when nothing is dead-lettered', () => {
-    spec.given([created('wh-1', 1)]).when(resendDeadLettered(now)).then([]);
+    spec
+      .given([created('wh-1', 1)])
+      .when(resendDeadLettered(now))
+      .then([]);
     spec.given([]).when(resendDeadLettered(now)).then([]);
   });
 
@@ -129,10 +148,24 @@ describe('cancelling chosen notifications', () => {
     });
     deciderSpec(notificationsDecider)
       .given([created('w-b', 1), created('w-a', 2), created('w-c', 3)])
-      .when({ type: 'CancelNotifications', data: { instanceId: 'i1', webhookIds: ['w-c', 'w-b', 'w-unknown'], reason: 'off', now: '2026-01-02T00:00:00.000Z' } })
+      .when({
+        type: 'CancelNotifications',
+        data: {
+          instanceId: 'i1',
+          webhookIds: ['w-c', 'w-b', 'w-unknown'],
+          reason: 'off',
+          now: '2026-01-02T00:00:00.000Z',
+        },
+      })
       .then([
-        { type: 'NotificationCancelled', data: { instanceId: 'i1', webhookId: 'w-b', sequence: 1, reason: 'off', at: '2026-01-02T00:00:00.000Z' } },
-        { type: 'NotificationCancelled', data: { instanceId: 'i1', webhookId: 'w-c', sequence: 3, reason: 'off', at: '2026-01-02T00:00:00.000Z' } },
+        {
+          type: 'NotificationCancelled',
+          data: { instanceId: 'i1', webhookId: 'w-b', sequence: 1, reason: 'off', at: '2026-01-02T00:00:00.000Z' },
+        },
+        {
+          type: 'NotificationCancelled',
+          data: { instanceId: 'i1', webhookId: 'w-c', sequence: 3, reason: 'off', at: '2026-01-02T00:00:00.000Z' },
+        },
       ]);
   });
 });

@@ -11,16 +11,42 @@ const t0 = '2026-01-01T00:00:00.000Z';
 const t1 = '2026-01-01T00:00:01.000Z';
 
 // Personal fields travel sealed; the domain never opens them.
-const message = (id: string): SealedMessage => ({ id, fromMe: false, type: 'chat', sealed: `pd2.sealed-${id}`, time: 1767225600 });
+const message = (id: string): SealedMessage => ({
+  id,
+  fromMe: false,
+  type: 'chat',
+  sealed: `pd2.sealed-${id}`,
+  time: 1767225600,
+});
 const ack = (id: string): SealedAck => ({ id, sealed: 'pd2.sealed-chat', status: 'read', time: 1767225601 });
 const m = (id: string): NotifiableItem => ({ sourceEventId: `ev-${id}`, message: message(id) });
 const a = (id: string): NotifiableItem => ({ sourceEventId: `ev-${id}`, ack: ack(id) });
 
-const create = (now: string, ...notifications: NewNotification[]): NotificationCommand => ({ type: 'CreateNotifications', data: { instanceId: I, notifications, now } });
-const one = (webhookId: string, content: NotificationContent, ...sourceEventIds: string[]): NewNotification => ({ webhookId, content, sourceEventIds });
-const createdEvent = (webhookId: string, sequence: number, content: NotificationContent, sourceEventIds: string[], createdAt = t0): NotificationEvent => ({
+const create = (now: string, ...notifications: NewNotification[]): NotificationCommand => ({
+  type: 'CreateNotifications',
+  data: { instanceId: I, notifications, now },
+});
+const one = (webhookId: string, content: NotificationContent, ...sourceEventIds: string[]): NewNotification => ({
+  webhookId,
+  content,
+  sourceEventIds,
+});
+const createdEvent = (
+  webhookId: string,
+  sequence: number,
+  content: NotificationContent,
+  sourceEventIds: string[],
+  createdAt = t0,
+): NotificationEvent => ({
   type: 'NotificationCreated',
-  data: { instanceId: I, webhookId, sequence, body: { instanceId: I, sequence, ...content }, sourceEventIds, createdAt },
+  data: {
+    instanceId: I,
+    webhookId,
+    sequence,
+    body: { instanceId: I, sequence, ...content },
+    sourceEventIds,
+    createdAt,
+  },
 });
 
 describe('creating notifications', () => {
@@ -45,17 +71,28 @@ describe('creating notifications', () => {
     spec
       .given([
         createdEvent('wh-1', 1, { messages: [message('1')] }, ['ev-1']),
-        { type: 'NotificationDelivered', data: { instanceId: I, webhookId: 'wh-1', sequence: 1, attempt: 1, at: t1, status: 200, durationMs: 3 } },
+        {
+          type: 'NotificationDelivered',
+          data: { instanceId: I, webhookId: 'wh-1', sequence: 1, attempt: 1, at: t1, status: 200, durationMs: 3 },
+        },
         createdEvent('wh-2', 2, { messages: [message('2')] }, ['ev-2']),
-        { type: 'NotificationCancelled', data: { instanceId: I, webhookId: 'wh-2', sequence: 2, reason: 'off', at: t1 } },
+        {
+          type: 'NotificationCancelled',
+          data: { instanceId: I, webhookId: 'wh-2', sequence: 2, reason: 'off', at: t1 },
+        },
       ])
       .when(create(t1, one('wh-3', { ack: [ack('3')] }, 'ev-3')))
       .then([createdEvent('wh-3', 3, { ack: [ack('3')] }, ['ev-3'], t1)]);
   });
 
   it('makes each first attempt due immediately, at creation time', () => {
-    const events = notificationsDecider.decide(create(t1, one('wh-1', { messages: [message('1')] }, 'ev-1')), notificationsDecider.initialState());
-    expect(fold(notificationsDecider, events).open['wh-1']).toEqual(expect.objectContaining({ status: 'pending', attempts: 0, nextAttemptAt: t1, sequence: 1 }));
+    const events = notificationsDecider.decide(
+      create(t1, one('wh-1', { messages: [message('1')] }, 'ev-1')),
+      notificationsDecider.initialState(),
+    );
+    expect(fold(notificationsDecider, events).open['wh-1']).toEqual(
+      expect.objectContaining({ status: 'pending', attempts: 0, nextAttemptAt: t1, sequence: 1 }),
+    );
   });
 
   it('records nothing for an empty command', () => {
@@ -65,7 +102,11 @@ describe('creating notifications', () => {
 
 describe('batching waiting messages and acks', () => {
   /** Sizes as the items' ids say: `m('1')` weighs 1 byte unless `weights` names it. */
-  const limits = (maxItems: number, maxBytes = Number.POSITIVE_INFINITY, weights: Record<string, number> = {}): BatchLimits => ({
+  const limits = (
+    maxItems: number,
+    maxBytes = Number.POSITIVE_INFINITY,
+    weights: Record<string, number> = {},
+  ): BatchLimits => ({
     maxItems,
     maxBytes,
     sizeOf: (item) => weights[item.sourceEventId] ?? 1,
@@ -87,7 +128,11 @@ describe('batching waiting messages and acks', () => {
 
   it('carries at most the batch size per notification', () => {
     const items = ['1', '2', '3', '4', '5'].map(a);
-    expect(batchNotifiable(items, limits(2)).map((b) => b.sourceEventIds)).toEqual([['ev-1', 'ev-2'], ['ev-3', 'ev-4'], ['ev-5']]);
+    expect(batchNotifiable(items, limits(2)).map((b) => b.sourceEventIds)).toEqual([
+      ['ev-1', 'ev-2'],
+      ['ev-3', 'ev-4'],
+      ['ev-5'],
+    ]);
     expect(batchNotifiable(items, limits(1))).toHaveLength(5);
   });
 
@@ -95,7 +140,12 @@ describe('batching waiting messages and acks', () => {
     // Each item costs its size plus one byte for the comma that joins it to the next.
     const items = ['1', '2', '3', '4', '5', '6'].map(m);
     const weights = { 'ev-1': 40, 'ev-2': 40, 'ev-3': 40, 'ev-4': 150, 'ev-5': 10, 'ev-6': 10 };
-    expect(batchNotifiable(items, limits(100, 100, weights)).map((b) => b.sourceEventIds)).toEqual([['ev-1', 'ev-2'], ['ev-3'], ['ev-4'], ['ev-5', 'ev-6']]);
+    expect(batchNotifiable(items, limits(100, 100, weights)).map((b) => b.sourceEventIds)).toEqual([
+      ['ev-1', 'ev-2'],
+      ['ev-3'],
+      ['ev-4'],
+      ['ev-5', 'ev-6'],
+    ]);
   });
 
   it('fills a notification up to exactly the byte bound', () => {

@@ -4,10 +4,33 @@ import type { NotificationEvent } from './notification.events';
 const at = '2026-11-23T10:00:00.000Z';
 const created = (sequence: number, webhookId = `msg_${sequence}`): NotificationEvent => ({
   type: 'NotificationCreated',
-  data: { instanceId: 'i1', webhookId, sequence, body: { instanceId: 'i1', sequence, ack: [] }, sourceEventIds: [], createdAt: at },
+  data: {
+    instanceId: 'i1',
+    webhookId,
+    sequence,
+    body: { instanceId: 'i1', sequence, ack: [] },
+    sourceEventIds: [],
+    createdAt: at,
+  },
 });
-const outcome = (type: 'NotificationDelivered' | 'NotificationCancelled' | 'NotificationRedelivered', sequence: number): NotificationEvent =>
-  ({ type, data: { instanceId: 'i1', webhookId: `msg_${sequence}`, sequence, attempt: 1, at, status: 200, durationMs: 1, reason: 'x', body: { instanceId: 'i1', sequence, ack: [] } } }) as NotificationEvent;
+const outcome = (
+  type: 'NotificationDelivered' | 'NotificationCancelled' | 'NotificationRedelivered',
+  sequence: number,
+): NotificationEvent =>
+  ({
+    type,
+    data: {
+      instanceId: 'i1',
+      webhookId: `msg_${sequence}`,
+      sequence,
+      attempt: 1,
+      at,
+      status: 200,
+      durationMs: 1,
+      reason: 'x',
+      body: { instanceId: 'i1', sequence, ack: [] },
+    },
+  }) as NotificationEvent;
 
 describe('NotificationHistory', () => {
   const fold = (events: NotificationEvent[], history = new NotificationHistory<number>()) => {

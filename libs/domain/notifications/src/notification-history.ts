@@ -14,7 +14,10 @@ export interface NotificationRecord<B = NotificationBody> {
   body: B;
 }
 
-type OutcomeEvent = Exclude<NotificationEvent['type'], 'NotificationCreated' | 'DeliveryAttemptFailed' | 'TestNotificationAttempted'>;
+type OutcomeEvent = Exclude<
+  NotificationEvent['type'],
+  'NotificationCreated' | 'DeliveryAttemptFailed' | 'TestNotificationAttempted'
+>;
 
 const OUTCOME: Record<OutcomeEvent, NotificationOutcome> = {
   NotificationDelivered: 'delivered',
@@ -47,7 +50,13 @@ export class NotificationHistory<B> {
     switch (event.type) {
       case 'NotificationCreated': {
         const { webhookId, sequence, createdAt } = event.data;
-        const record: NotificationRecord<B> = { sequence, webhookId, createdAt, state: 'pending', body: body(event.data) };
+        const record: NotificationRecord<B> = {
+          sequence,
+          webhookId,
+          createdAt,
+          state: 'pending',
+          body: body(event.data),
+        };
         const earlier = this.byWebhookId.get(webhookId);
         const last = this.ordered.at(-1);
         if (earlier) {
@@ -89,7 +98,8 @@ export class NotificationHistory<B> {
       else high = middle;
     }
     const found: NotificationRecord<B>[] = [];
-    for (let i = low; i < this.ordered.length && found.length < limit && this.ordered[i].sequence <= to; i++) found.push({ ...this.ordered[i] });
+    for (let i = low; i < this.ordered.length && found.length < limit && this.ordered[i].sequence <= to; i++)
+      found.push({ ...this.ordered[i] });
     return found;
   }
 }

@@ -2,7 +2,21 @@ import { Refusal } from '@gw/contract';
 import { notificationsDecider, type NotificationCommand } from './notifications.decider';
 import type { NotificationEvent } from './notification.events';
 import { NotificationHistory, notificationHistory } from './notification-history';
-import { I, bodyOf, cancelled, created, deadLetteredHistory, delivered, failed, message, plus, resent, spec, state, t0 } from './__fixtures__/notifications.fixtures';
+import {
+  I,
+  bodyOf,
+  cancelled,
+  created,
+  deadLetteredHistory,
+  delivered,
+  failed,
+  message,
+  plus,
+  resent,
+  spec,
+  state,
+  t0,
+} from './__fixtures__/notifications.fixtures';
 
 const now = plus(100000);
 const history: NotificationEvent[] = [
@@ -15,14 +29,21 @@ const history: NotificationEvent[] = [
   failed('wh-4', 4, 1, plus(4), plus(9)),
 ];
 /** Where each notification's NotificationCreated is in the stream: its index in `history`. */
-const createdRevision = (webhookId: string) => history.findIndex((e) => e.type === 'NotificationCreated' && e.data.webhookId === webhookId);
+const createdRevision = (webhookId: string) =>
+  history.findIndex((e) => e.type === 'NotificationCreated' && e.data.webhookId === webhookId);
 const recorded = () => {
   const held = new NotificationHistory<number>();
   history.forEach((event, revision) => held.apply(event, () => revision));
-  return held.between(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY).map(({ webhookId, sequence, body }) => ({ webhookId, sequence, createdRevision: body }));
+  return held
+    .between(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY)
+    .map(({ webhookId, sequence, body }) => ({ webhookId, sequence, createdRevision: body }));
 };
 
-const redeliver = (from: number, to: number | null, over: Partial<{ expired: boolean; deliveryOn: boolean }> = {}): NotificationCommand => ({
+const redeliver = (
+  from: number,
+  to: number | null,
+  over: Partial<{ expired: boolean; deliveryOn: boolean }> = {},
+): NotificationCommand => ({
   type: 'Redeliver',
   data: { instanceId: I, from, to, recorded: recorded(), expired: false, deliveryOn: true, now, ...over },
 });
@@ -39,7 +60,10 @@ describe('an instance history as getNotifications lists it', () => {
       [3, 'wh-3', 'cancelled'],
       [4, 'wh-4', 'pending'],
     ]);
-    expect(notificationHistory(history)[0]).toMatchObject({ createdAt: t0, body: { instanceId: I, sequence: 1, messages: [message] } });
+    expect(notificationHistory(history)[0]).toMatchObject({
+      createdAt: t0,
+      body: { instanceId: I, sequence: 1, messages: [message] },
+    });
   });
 
   it('shows a resent or redelivered notification as pending again', () => {
@@ -50,11 +74,17 @@ describe('an instance history as getNotifications lists it', () => {
 
 describe('redelivering a range of notifications', () => {
   it('queues delivered, dead-lettered and cancelled ones again with their webhook id, sequence and body, leaving pending ones', () => {
-    spec.given(history).when(redeliver(1, null)).then([redelivered('wh-1', 1), redelivered('wh-2', 2), redelivered('wh-3', 3)]);
+    spec
+      .given(history)
+      .when(redeliver(1, null))
+      .then([redelivered('wh-1', 1), redelivered('wh-2', 2), redelivered('wh-3', 3)]);
   });
 
   it('queues only the sequences within from and to', () => {
-    spec.given(history).when(redeliver(2, 3)).then([redelivered('wh-2', 2), redelivered('wh-3', 3)]);
+    spec
+      .given(history)
+      .when(redeliver(2, 3))
+      .then([redelivered('wh-2', 2), redelivered('wh-3', 3)]);
   });
 
   it('queues nothing for a range with no notification in it, or from after to', () => {
@@ -66,26 +96,55 @@ describe('redelivering a range of notifications', () => {
   it('brings a delivered notification back as pending with a new full schedule starting now', () => {
     const after = state([...history, redelivered('wh-1', 1)]);
     // By reference: the log and the state name where its body is, and carry no copy of it.
-    expect(after.open['wh-1']).toEqual({ webhookId: 'wh-1', sequence: 1, body: null, createdRevision: 0, status: 'pending', attempts: 0, nextAttemptAt: now });
+    expect(after.open['wh-1']).toEqual({
+      webhookId: 'wh-1',
+      sequence: 1,
+      body: null,
+      createdRevision: 0,
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+    });
     expect(after.lastSequence).toBe(4);
   });
 
   it('keeps the body of a dead-lettered notification it still holds', () => {
     const after = state([...history, redelivered('wh-2', 2)]);
-    expect(after.open['wh-2']).toMatchObject({ body: bodyOf(2, { messages: [message] }), status: 'pending', attempts: 0, nextAttemptAt: now });
+    expect(after.open['wh-2']).toMatchObject({
+      body: bodyOf(2, { messages: [message] }),
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+    });
   });
 
   it('reads a version 1 event, which carried the body itself', () => {
-    const v1: NotificationEvent = { type: 'NotificationRedelivered', data: { instanceId: I, webhookId: 'wh-1', sequence: 1, body: bodyOf(1, { messages: [message] }), at: now } };
-    expect(state([...history, v1]).open['wh-1']).toEqual({ webhookId: 'wh-1', sequence: 1, body: bodyOf(1, { messages: [message] }), status: 'pending', attempts: 0, nextAttemptAt: now });
+    const v1: NotificationEvent = {
+      type: 'NotificationRedelivered',
+      data: { instanceId: I, webhookId: 'wh-1', sequence: 1, body: bodyOf(1, { messages: [message] }), at: now },
+    };
+    expect(state([...history, v1]).open['wh-1']).toEqual({
+      webhookId: 'wh-1',
+      sequence: 1,
+      body: bodyOf(1, { messages: [message] }),
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+    });
   });
 
   it('leaves a notification redelivered once and still pending as it is', () => {
-    spec.given([...history, redelivered('wh-1', 1)]).when(redeliver(1, 1)).then([]);
+    spec
+      .given([...history, redelivered('wh-1', 1)])
+      .when(redeliver(1, 1))
+      .then([]);
   });
 
   it('refuses a range wider than 1000 whatever exists in it (0002)', () => {
-    spec.given(history).when(redeliver(1, 1000)).then([redelivered('wh-1', 1), redelivered('wh-2', 2), redelivered('wh-3', 3)]);
+    spec
+      .given(history)
+      .when(redeliver(1, 1000))
+      .then([redelivered('wh-1', 1), redelivered('wh-2', 2), redelivered('wh-3', 3)]);
     spec.given(history).when(redeliver(1, 1001)).thenRefuses(['0002']);
     spec.given([]).when(redeliver(5, 1004)).then([]);
     spec.given([]).when(redeliver(5, 1005)).thenRefuses(['0002']);
@@ -102,15 +161,27 @@ describe('redelivering a range of notifications', () => {
     }
     expect(refusal).toBeInstanceOf(Refusal);
     expect((refusal as Refusal).kind).toBe('domain');
-    expect((refusal as Refusal).violations.map((v) => [v.code, v.field])).toEqual([['0002', 'from'], ['0007', 'instanceid']]);
+    expect((refusal as Refusal).violations.map((v) => [v.code, v.field])).toEqual([
+      ['0002', 'from'],
+      ['0007', 'instanceid'],
+    ]);
   });
 
   it('refuses when delivery is off (0015) or the instance expired (0007)', () => {
-    spec.given(history).when(redeliver(1, null, { deliveryOn: false })).thenRefuses(['0015']);
-    spec.given(history).when(redeliver(1, null, { expired: true, deliveryOn: false })).thenRefuses(['0007']);
+    spec
+      .given(history)
+      .when(redeliver(1, null, { deliveryOn: false }))
+      .thenRefuses(['0015']);
+    spec
+      .given(history)
+      .when(redeliver(1, null, { expired: true, deliveryOn: false }))
+      .thenRefuses(['0007']);
   });
 
   it('ignores a recorded notification beyond the stream it is decided on', () => {
-    spec.given(history.slice(0, 2)).when(redeliver(1, null)).then([redelivered('wh-1', 1)]);
+    spec
+      .given(history.slice(0, 2))
+      .when(redeliver(1, null))
+      .then([redelivered('wh-1', 1)]);
   });
 });

@@ -27,7 +27,14 @@ export type NotificationCreated = {
 /** One attempt failed. `status` is the receiver's HTTP status, or 0 when no answer came. */
 export type DeliveryAttemptFailed = {
   type: 'DeliveryAttemptFailed';
-  data: Ref & { attempt: number; at: string; status: number; error: string; durationMs: number; nextAttemptAt: string | null };
+  data: Ref & {
+    attempt: number;
+    at: string;
+    status: number;
+    error: string;
+    durationMs: number;
+    nextAttemptAt: string | null;
+  };
 };
 
 export type NotificationDelivered = {

@@ -2,7 +2,12 @@ import { Codes, type Violation } from '@gw/contract';
 import { addMs, assertNever, refuseIfAny, type Decider } from '@gw/domain-core';
 import type { NotificationBody, NotificationContent, NotificationEvent } from './notification.events';
 import { noticeRecorded } from './instance-notices';
-import { evolveNotifications, initialNotificationsState, type NotificationsState, type OpenNotification } from './notifications.state';
+import {
+  evolveNotifications,
+  initialNotificationsState,
+  type NotificationsState,
+  type OpenNotification,
+} from './notifications.state';
 
 /** One notification to create: the webhook id the caller chose for it, what it carries, and the
  * recorded messages or acks that is made of (see `batchNotifiable`); an instance notice carries its
@@ -16,7 +21,11 @@ export interface NewNotification {
 
 /** An instance notice that was made already for the same expiry is not made again (docs/api.md 8.9). */
 function alreadyNoticed({ content, noticeKey }: NewNotification, state: NotificationsState): boolean {
-  return noticeKey !== undefined && 'instance' in content && noticeRecorded(state.notices ?? null, content.instance.expiresAt, noticeKey);
+  return (
+    noticeKey !== undefined &&
+    'instance' in content &&
+    noticeRecorded(state.notices ?? null, content.instance.expiresAt, noticeKey)
+  );
 }
 
 /** Creates the next notifications of an instance, numbered on from its last sequence in this order. */
@@ -88,7 +97,14 @@ export type Redeliver = {
   };
 };
 
-export type NotificationCommand = RecordTestAttempt | CreateNotifications | RecordAttempt | CancelPending | CancelNotifications | ResendDeadLettered | Redeliver;
+export type NotificationCommand =
+  | RecordTestAttempt
+  | CreateNotifications
+  | RecordAttempt
+  | CancelPending
+  | CancelNotifications
+  | ResendDeadLettered
+  | Redeliver;
 
 export const GONE_REASON = 'the receiver answered 410 Gone';
 
@@ -109,13 +125,17 @@ function decideAttempt({ data }: RecordAttempt, state: NotificationsState): Noti
     data: { ...ref(data.instanceId, n), ...at, status: data.status, error: data.error, nextAttemptAt },
   });
   if (data.status === 410) {
-    return [failed(null), { type: 'NotificationCancelled', data: { ...ref(data.instanceId, n), reason: GONE_REASON, at: data.at } }];
+    return [
+      failed(null),
+      { type: 'NotificationCancelled', data: { ...ref(data.instanceId, n), reason: GONE_REASON, at: data.at } },
+    ];
   }
   if (attempt > data.retryDelaysSeconds.length) {
     return [failed(null), { type: 'NotificationDeadLettered', data: { ...ref(data.instanceId, n), at: data.at } }];
   }
   const scheduled = data.retryDelaysSeconds[attempt - 1] * data.jitter;
-  const delay = data.retryAfterSeconds === null ? scheduled : Math.min(Math.max(data.retryAfterSeconds, scheduled), 2 * scheduled);
+  const delay =
+    data.retryAfterSeconds === null ? scheduled : Math.min(Math.max(data.retryAfterSeconds, scheduled), 2 * scheduled);
   return [failed(addMs(data.at, Math.round(delay * 1000)))];
 }
 
@@ -125,11 +145,24 @@ function decideRedeliver({ data }: Redeliver, state: NotificationsState): Notifi
   if (to - data.from + 1 > MAX_REDELIVER_RANGE) {
     // Without `to` the range runs to the last sequence, known only here (after authentication).
     const field = data.to === null || data.to === undefined ? 'from' : 'to';
-    const message = field === 'from' ? `from \`from\` to the last notification is over ${MAX_REDELIVER_RANGE}; give \`to\`` : `the range may hold at most ${MAX_REDELIVER_RANGE} sequence numbers`;
+    const message =
+      field === 'from'
+        ? `from \`from\` to the last notification is over ${MAX_REDELIVER_RANGE}; give \`to\``
+        : `the range may hold at most ${MAX_REDELIVER_RANGE} sequence numbers`;
     violations.push({ code: Codes.MalformedParameter, field, message });
   }
-  if (data.expired) violations.push({ code: Codes.InstanceExpired, field: 'instanceid', message: 'the instance has expired; renew it first' });
-  else if (!data.deliveryOn) violations.push({ code: Codes.DeliveryOff, field: 'instanceid', message: 'delivery is off: register a webhook URL first' });
+  if (data.expired)
+    violations.push({
+      code: Codes.InstanceExpired,
+      field: 'instanceid',
+      message: 'the instance has expired; renew it first',
+    });
+  else if (!data.deliveryOn)
+    violations.push({
+      code: Codes.DeliveryOff,
+      field: 'instanceid',
+      message: 'delivery is off: register a webhook URL first',
+    });
   refuseIfAny(violations);
   return data.recorded
     .filter((n) => n.sequence >= data.from && n.sequence <= to && n.sequence <= state.lastSequence)
@@ -137,7 +170,13 @@ function decideRedeliver({ data }: Redeliver, state: NotificationsState): Notifi
     .sort((a, b) => a.sequence - b.sequence)
     .map((n) => ({
       type: 'NotificationRedelivered',
-      data: { instanceId: data.instanceId, webhookId: n.webhookId, sequence: n.sequence, createdRevision: n.createdRevision, at: data.now },
+      data: {
+        instanceId: data.instanceId,
+        webhookId: n.webhookId,
+        sequence: n.sequence,
+        createdRevision: n.createdRevision,
+        at: data.now,
+      },
     }));
 }
 
@@ -155,7 +194,15 @@ export const notificationsDecider: Decider<NotificationCommand, NotificationEven
             const body = { instanceId, sequence, ...content } as NotificationBody;
             return {
               type: 'NotificationCreated',
-              data: { instanceId, webhookId, sequence, body, sourceEventIds, ...(noticeKey ? { noticeKey } : {}), createdAt: now },
+              data: {
+                instanceId,
+                webhookId,
+                sequence,
+                body,
+                sourceEventIds,
+                ...(noticeKey ? { noticeKey } : {}),
+                createdAt: now,
+              },
             };
           });
       }

@@ -35,7 +35,11 @@ export const PROBE_AFTER_FAILURES = 5;
 
 export const initialNotificationsState = (): NotificationsState => ({ lastSequence: 0, open: {} });
 
-function withOpen(state: NotificationsState, webhookId: string, next: OpenNotification | undefined): NotificationsState {
+function withOpen(
+  state: NotificationsState,
+  webhookId: string,
+  next: OpenNotification | undefined,
+): NotificationsState {
   const open = { ...state.open };
   if (next) open[webhookId] = next;
   else delete open[webhookId];
@@ -50,20 +54,31 @@ export function evolveNotifications(state: NotificationsState, event: Notificati
       return state;
     case 'NotificationCreated': {
       const { body, noticeKey } = event.data;
-      const notices = noticeKey && 'instance' in body ? { notices: withNotice(state.notices ?? null, body.instance.expiresAt, noticeKey) } : {};
-      return withOpen({ ...state, lastSequence: Math.max(state.lastSequence, event.data.sequence), ...notices }, event.data.webhookId, {
-        webhookId: event.data.webhookId,
-        sequence: event.data.sequence,
-        body: event.data.body,
-        status: 'pending',
-        attempts: 0,
-        nextAttemptAt: event.data.createdAt,
-      });
+      const notices =
+        noticeKey && 'instance' in body
+          ? { notices: withNotice(state.notices ?? null, body.instance.expiresAt, noticeKey) }
+          : {};
+      return withOpen(
+        { ...state, lastSequence: Math.max(state.lastSequence, event.data.sequence), ...notices },
+        event.data.webhookId,
+        {
+          webhookId: event.data.webhookId,
+          sequence: event.data.sequence,
+          body: event.data.body,
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: event.data.createdAt,
+        },
+      );
     }
     case 'DeliveryAttemptFailed': {
       const failing = { consecutive: (state.failing?.consecutive ?? 0) + 1, last: event.data.webhookId };
       return current
-        ? withOpen({ ...state, failing }, event.data.webhookId, { ...current, attempts: event.data.attempt, nextAttemptAt: event.data.nextAttemptAt })
+        ? withOpen({ ...state, failing }, event.data.webhookId, {
+            ...current,
+            attempts: event.data.attempt,
+            nextAttemptAt: event.data.nextAttemptAt,
+          })
         : { ...state, failing };
     }
     case 'NotificationDelivered': {
@@ -73,15 +88,25 @@ export function evolveNotifications(state: NotificationsState, event: Notificati
     case 'NotificationCancelled':
       return withOpen(state, event.data.webhookId, undefined);
     case 'NotificationDeadLettered':
-      return current ? withOpen(state, event.data.webhookId, { ...current, status: 'deadLettered', nextAttemptAt: null }) : state;
+      return current
+        ? withOpen(state, event.data.webhookId, { ...current, status: 'deadLettered', nextAttemptAt: null })
+        : state;
     case 'NotificationResent':
       return current
-        ? withOpen(state, event.data.webhookId, { ...current, status: 'pending', attempts: 0, nextAttemptAt: event.data.at })
+        ? withOpen(state, event.data.webhookId, {
+            ...current,
+            status: 'pending',
+            attempts: 0,
+            nextAttemptAt: event.data.at,
+          })
         : state;
     case 'NotificationRedelivered': {
       // A dead-lettered one is still held with its body; a delivered or cancelled one is named by reference.
       const body = event.data.body ?? current?.body ?? null;
-      const where = body === null && event.data.createdRevision !== undefined ? { createdRevision: event.data.createdRevision } : {};
+      const where =
+        body === null && event.data.createdRevision !== undefined
+          ? { createdRevision: event.data.createdRevision }
+          : {};
       return withOpen(state, event.data.webhookId, {
         webhookId: event.data.webhookId,
         sequence: event.data.sequence,
@@ -112,7 +137,12 @@ export function nextToAttempt(state: NotificationsState): OpenNotification | und
   let best: OpenNotification | undefined;
   for (const n of Object.values(state.open)) {
     if (n.status !== 'pending' || n.nextAttemptAt === null) continue;
-    if (!best || n.nextAttemptAt < best.nextAttemptAt! || (n.nextAttemptAt === best.nextAttemptAt && n.sequence < best.sequence)) best = n;
+    if (
+      !best ||
+      n.nextAttemptAt < best.nextAttemptAt! ||
+      (n.nextAttemptAt === best.nextAttemptAt && n.sequence < best.sequence)
+    )
+      best = n;
   }
   return best;
 }

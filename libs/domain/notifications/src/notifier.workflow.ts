@@ -11,7 +11,13 @@ import {
   type InstanceEvent,
   type InstanceState,
 } from '@gw/domain-instances';
-import { dueNotices, evolveNoticePeriod, type InstanceNotice, type NoticeLedger, type NoticePeriod } from './instance-notices';
+import {
+  dueNotices,
+  evolveNoticePeriod,
+  type InstanceNotice,
+  type NoticeLedger,
+  type NoticePeriod,
+} from './instance-notices';
 import type { NotifiableItem } from './notification-batches';
 import { GONE_REASON, type CancelPending } from './notifications.decider';
 
@@ -82,7 +88,10 @@ export const notifierWorkflow: Workflow<NotifierInput, NotifierOutput, NotifierS
         if (state.status !== 'created' || !deliveryEnabled(state, event.data.receivedAt)) return [];
         // Only the kinds the owner chose are notified (docs/api.md 8.4), as chosen when it was recorded.
         if (!state.events.includes(kindOf(event))) return [];
-        const item: NotifiableItem = event.type === 'MessageReceived' ? { sourceEventId, message: event.data.message } : { sourceEventId, ack: event.data.ack };
+        const item: NotifiableItem =
+          event.type === 'MessageReceived'
+            ? { sourceEventId, message: event.data.message }
+            : { sourceEventId, ack: event.data.ack };
         return [{ type: 'Notify', data: { item } }];
       }
       case 'AttemptDue': {
@@ -101,7 +110,10 @@ export const notifierWorkflow: Workflow<NotifierInput, NotifierOutput, NotifierS
       }
       case 'ClockTicked': {
         const { now, notified, expiryNoticeHours } = input.data;
-        return dueNotices(state, period, notified, now, expiryNoticeHours).map((due) => ({ type: 'NotifyInstance', data: due }));
+        return dueNotices(state, period, notified, now, expiryNoticeHours).map((due) => ({
+          type: 'NotifyInstance',
+          data: due,
+        }));
       }
       default:
         return assertNever(input);
@@ -117,7 +129,10 @@ function kindOf(event: InboxEvent): NotificationKind {
   return event.data.message.fromMe ? 'ownMessages' : 'messages';
 }
 
-const cancel = (instanceId: string, reason: string, now: string): CancelPending => ({ type: 'CancelPending', data: { instanceId, reason, now } });
+const cancel = (instanceId: string, reason: string, now: string): CancelPending => ({
+  type: 'CancelPending',
+  data: { instanceId, reason, now },
+});
 
 /** Why an instance event switches delivery off, judged on the state before it; null when it does not. */
 function switchedOffBy(before: InstanceState, event: InstanceEvent): string | null {
@@ -130,7 +145,9 @@ function switchedOffBy(before: InstanceState, event: InstanceEvent): string | nu
       return DELETED_REASON;
     case 'InstanceRenewed':
       // A renewal after expiry: the expiry cancelled what was pending, even if no attempt noticed it.
-      return before.status === 'created' && instanceStatus(before.expiresAt, event.data.renewedAt) === 'expired' ? 'the instance expired' : null;
+      return before.status === 'created' && instanceStatus(before.expiresAt, event.data.renewedAt) === 'expired'
+        ? 'the instance expired'
+        : null;
     default:
       return null;
   }

@@ -1,4 +1,12 @@
-import { BACKWARDS, END, EventStoreDBClient, jsonEvent, NO_STREAM, StreamNotFoundError, WrongExpectedVersionError } from '@eventstore/db-client';
+import {
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  jsonEvent,
+  NO_STREAM,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+} from '@eventstore/db-client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CHAIN_KEY, chainHashOfJson, storedChain, withoutChain } from '../event-chain';
 import { DuplicateEventIdError } from '../event-store.errors';
@@ -41,14 +49,31 @@ export async function appendChained(
     let chain = last?.chain ?? '';
     const proposed = events.map((event) => {
       const metadata = withoutChain(event.metadata);
-      chain = chainHashOfJson(chain, streamName, event.id, event.type, JSON.stringify(event.data) ?? 'null', JSON.stringify(metadata));
-      return jsonEvent({ id: event.id, type: event.type, data: event.data as never, metadata: { ...metadata, [CHAIN_KEY]: chain } as never });
+      chain = chainHashOfJson(
+        chain,
+        streamName,
+        event.id,
+        event.type,
+        JSON.stringify(event.data) ?? 'null',
+        JSON.stringify(metadata),
+      );
+      return jsonEvent({
+        id: event.id,
+        type: event.type,
+        data: event.data as never,
+        metadata: { ...metadata, [CHAIN_KEY]: chain } as never,
+      });
     });
     try {
-      const result = await client.appendToStream(streamName, proposed, { expectedRevision: last ? last.revision : NO_STREAM });
+      const result = await client.appendToStream(streamName, proposed, {
+        expectedRevision: last ? last.revision : NO_STREAM,
+      });
       return { nextExpectedRevision: result.nextExpectedRevision, position: result.position?.commit ?? 0n };
     } catch (error) {
-      const retry = error instanceof WrongExpectedVersionError && (expected === 'any' || expected === 'stream_exists') && attempt < MAX_ATTEMPTS;
+      const retry =
+        error instanceof WrongExpectedVersionError &&
+        (expected === 'any' || expected === 'stream_exists') &&
+        attempt < MAX_ATTEMPTS;
       if (!retry) throw translateEsdbError(error, streamName, expected);
       // A short random pause, so that writers racing for one stream spread out.
       await sleep(Math.random() * Math.min(2 ** attempt, 50));
@@ -64,7 +89,12 @@ async function readRecent(client: EventStoreDBClient, streamName: string, maxCou
       const event = resolved.event;
       if (!event) continue;
       const metadata = event.metadata instanceof Uint8Array ? {} : ((event.metadata ?? {}) as Record<string, unknown>);
-      tips.push({ id: event.id, revision: event.revision, position: event.position?.commit ?? 0n, chain: storedChain({ metadata }) });
+      tips.push({
+        id: event.id,
+        revision: event.revision,
+        position: event.position?.commit ?? 0n,
+        chain: storedChain({ metadata }),
+      });
     }
     return tips;
   } catch (error) {

@@ -10,7 +10,11 @@ const UNAVAILABLE_TYPES = new Set(['unavailable', 'deadline-exceeded', 'timeout'
 export function translateEsdbError(error: unknown, streamName = '', expected: ExpectedRevision = 'any'): unknown {
   if (error instanceof WrongExpectedVersionError) {
     const actual = error.actualVersion;
-    return new WrongExpectedRevisionError(error.streamName ?? streamName, expected, typeof actual === 'bigint' ? actual : 'no_stream');
+    return new WrongExpectedRevisionError(
+      error.streamName ?? streamName,
+      expected,
+      typeof actual === 'bigint' ? actual : 'no_stream',
+    );
   }
   const type = String((error as { type?: unknown })?.type ?? '');
   const code = (error as { code?: unknown })?.code;

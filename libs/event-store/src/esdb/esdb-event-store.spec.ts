@@ -44,18 +44,30 @@ describe('EventStoreDB adapter', () => {
   // The in-repo protocol test server: a test double that speaks EventStoreDB's gRPC protocol.
   eventStoreContractSuite(harness('EventStoreDB protocol test server', () => server.connectionString));
 
-  it("breaks the chain at the stream and revision of an event whose stored bytes were altered on the server", async () => {
+  it('breaks the chain at the stream and revision of an event whose stored bytes were altered on the server', async () => {
     const store = new EsdbEventStore({ connectionString: server.connectionString });
     try {
       const name = `tamper-${randomUUID()}`;
-      await store.append(name, [0, 1, 2].map((n) => ({ id: randomUUID(), type: 'T', data: { amount: n } })), 'no_stream');
+      await store.append(
+        name,
+        [0, 1, 2].map((n) => ({ id: randomUUID(), type: 'T', data: { amount: n } })),
+        'no_stream',
+      );
       expect(verifyStreamChain(await store.readStream(name))).toEqual({ ok: true });
       server.log.alterEvent(name, 1, { data: Buffer.from('{"amount":7}') });
-      expect(verifyStreamChain(await store.readStream(name))).toMatchObject({ ok: false, revision: 1n, reason: expect.stringContaining('does not match its hash') });
+      expect(verifyStreamChain(await store.readStream(name))).toMatchObject({
+        ok: false,
+        revision: 1n,
+        reason: expect.stringContaining('does not match its hash'),
+      });
       server.log.alterEvent(name, 2, { customMetadata: Buffer.from('{"chain":') });
       const events = await store.readStream(name);
       expect(events[2].metadata).toEqual({ $unreadable: ['metadata'] });
-      expect(verifyStreamChain(events.slice(2))).toEqual({ ok: false, revision: 2n, reason: 'stored metadata is not valid JSON' });
+      expect(verifyStreamChain(events.slice(2))).toEqual({
+        ok: false,
+        revision: 2n,
+        reason: 'stored metadata is not valid JSON',
+      });
     } finally {
       await store.close();
     }
@@ -67,7 +79,10 @@ describe('EventStoreDB adapter', () => {
     const name = `idle-${randomUUID()}`;
     const seen = new Set<string>();
     const following = (async () => {
-      for await (const message of store.subscribeToAll({ filter: { streamNamePrefixes: [name] }, signal: controller.signal })) {
+      for await (const message of store.subscribeToAll({
+        filter: { streamNamePrefixes: [name] },
+        signal: controller.signal,
+      })) {
         if (message.kind === 'event') seen.add(message.event.id);
       }
     })();
@@ -91,7 +106,11 @@ describe('EventStoreDB adapter', () => {
   it('reports an outage as unavailable, and works again once the server is back', async () => {
     const store = new EsdbEventStore({ connectionString: server.connectionString });
     try {
-      await store.append('outage-1', [{ id: '3f1c1f8e-4b1a-4c39-9a55-5a9d3a1b2c01', type: 'Before', data: {} }], 'no_stream');
+      await store.append(
+        'outage-1',
+        [{ id: '3f1c1f8e-4b1a-4c39-9a55-5a9d3a1b2c01', type: 'Before', data: {} }],
+        'no_stream',
+      );
       const outage = server.simulateOutage(1500);
       await new Promise((r) => setTimeout(r, 100));
       await expect(store.readStream('outage-1')).rejects.toBeInstanceOf(EventStoreUnavailableError);

@@ -55,14 +55,22 @@ export class EsdbEventStore implements EventStore {
   }
 
   /** Chained appends: see esdb-append.ts (one backwards read, then the append at its revision). */
-  async append(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+  async append(
+    streamName: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     return appendChained(this.client, streamName, events, expected);
   }
 
   async readStream(streamName: string, range: StreamRange = {}): Promise<RecordedEvent[]> {
     const { fromRevision, maxCount } = range;
-    return this.collectStream(streamName, { direction: FORWARDS, fromRevision: fromRevision ?? START, ...(maxCount === undefined ? {} : { maxCount }) });
+    return this.collectStream(streamName, {
+      direction: FORWARDS,
+      fromRevision: fromRevision ?? START,
+      ...(maxCount === undefined ? {} : { maxCount }),
+    });
   }
 
   async readLastEvent(streamName: string): Promise<RecordedEvent | undefined> {
@@ -92,7 +100,11 @@ export class EsdbEventStore implements EventStore {
     // newest non-system event wins.
     try {
       let head: bigint | undefined;
-      for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: HEAD_PAGE })) {
+      for await (const resolved of this.client.readAll({
+        direction: BACKWARDS,
+        fromPosition: END,
+        maxCount: HEAD_PAGE,
+      })) {
         const event = toRecorded(resolved);
         if (event && head === undefined) head = event.position;
       }
@@ -129,13 +141,16 @@ export class EsdbEventStore implements EventStore {
    */
   private async *resubscribing(options: SubscribeOptions): AsyncIterable<SubscriptionMessage> {
     let after = options.after;
-    for (let failures = 0; !options.signal?.aborted; ) {
+    for (let failures = 0; !options.signal?.aborted;) {
       try {
         const from = after;
         const subscribe = (checkpointReached: (position: bigint) => void) =>
           this.client.subscribeToAll({
             fromPosition: from === undefined || from === 0n ? START : { commit: from, prepare: from },
-            filter: excludeSystemEvents({ checkpointInterval: 1, checkpointReached: (_s, position) => checkpointReached(position.commit) }),
+            filter: excludeSystemEvents({
+              checkpointInterval: 1,
+              checkpointReached: (_s, position) => checkpointReached(position.commit),
+            }),
           });
         for await (const message of subscriptionMessages(subscribe, { ...options, after }, toRecorded)) {
           failures = 0;
@@ -148,7 +163,10 @@ export class EsdbEventStore implements EventStore {
         if (options.signal?.aborted) return;
         failures += 1;
         const delay = retryDelayMs(failures, this.options.maxResubscribeDelayMs);
-        this.options.onWarning?.('EventStoreDB subscription dropped; resubscribing', { error: translateEsdbError(error), delayMs: delay });
+        this.options.onWarning?.('EventStoreDB subscription dropped; resubscribing', {
+          error: translateEsdbError(error),
+          delayMs: delay,
+        });
         await sleep(delay, undefined, { signal: options.signal }).catch(() => undefined);
       }
     }
@@ -176,7 +194,11 @@ export class EsdbEventStore implements EventStore {
 
   private async collectStream(
     streamName: string,
-    options: { direction: typeof FORWARDS | typeof BACKWARDS; fromRevision: typeof START | typeof END | bigint; maxCount?: number },
+    options: {
+      direction: typeof FORWARDS | typeof BACKWARDS;
+      fromRevision: typeof START | typeof END | bigint;
+      maxCount?: number;
+    },
   ): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     try {
@@ -206,7 +228,10 @@ function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedE
     // The client hands back metadata it cannot parse as raw bytes: marked, as the embedded store
     // marks a damaged row (event-chain.ts). Data it cannot parse comes back as the raw text, which
     // then fails its hash.
-    metadata: event.metadata instanceof Uint8Array ? { [UNREADABLE_KEY]: ['metadata'] } : ((event.metadata ?? {}) as Record<string, unknown>),
+    metadata:
+      event.metadata instanceof Uint8Array
+        ? { [UNREADABLE_KEY]: ['metadata'] }
+        : ((event.metadata ?? {}) as Record<string, unknown>),
     recordedAt: new Date(event.created).toISOString(),
   };
 }

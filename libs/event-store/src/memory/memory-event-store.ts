@@ -55,7 +55,11 @@ export class MemoryEventStore implements EventStore {
 
   constructor(readonly log: MemoryLog = new MemoryLog()) {}
 
-  async append(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+  async append(
+    streamName: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
     this.ensureOpen();
     if (events.length === 0) throw new Error('append needs at least one event');
     const stream = this.log.streams.get(streamName) ?? [];
@@ -156,7 +160,11 @@ export class MemoryEventStore implements EventStore {
     this.log.appended();
   }
 
-  private idempotent(streamName: string, stream: readonly RecordedEvent[], events: readonly EventToAppend[]): AppendResult {
+  private idempotent(
+    streamName: string,
+    stream: readonly RecordedEvent[],
+    events: readonly EventToAppend[],
+  ): AppendResult {
     let position = 0n;
     for (const { id } of events) {
       const found = this.log.byId.get(id);
@@ -171,4 +179,8 @@ export class MemoryEventStore implements EventStore {
   }
 }
 
-const copy = (event: RecordedEvent): RecordedEvent => ({ ...event, data: stored(event.data), metadata: stored(event.metadata) });
+const copy = (event: RecordedEvent): RecordedEvent => ({
+  ...event,
+  data: stored(event.data),
+  metadata: stored(event.metadata),
+});

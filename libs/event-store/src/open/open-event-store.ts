@@ -25,7 +25,9 @@ export function openEventStore(
       // Loaded only when chosen: the EventStoreDB client and its gRPC stack take about 150 ms to load,
       // which every process on the embedded store (and every operator command) would pay at start.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { EsdbEventStore: Adapter } = require('../esdb/esdb-event-store') as { EsdbEventStore: typeof EsdbEventStore };
+      const { EsdbEventStore: Adapter } = require('../esdb/esdb-event-store') as {
+        EsdbEventStore: typeof EsdbEventStore;
+      };
       return new Adapter({ connectionString: location.connectionString, onWarning: options.onWarning });
     }
   }

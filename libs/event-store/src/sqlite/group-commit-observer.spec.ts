@@ -24,7 +24,10 @@ describe('the embedded store tells an observer of each group commit', () => {
 
   it('counts the appends and events committed together, and how long the commit took', async () => {
     const groups: Group[] = [];
-    store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), onGroupCommitted: (appends, events, seconds) => groups.push({ appends, events, seconds }) });
+    store = new SqliteEventStore({
+      file: join(dir, 'events.sqlite'),
+      onGroupCommitted: (appends, events, seconds) => groups.push({ appends, events, seconds }),
+    });
     // Submitted in one turn of the event loop: one group, one transaction.
     await Promise.all([
       store.append('a', [event('a1')], 'no_stream'),
@@ -44,7 +47,10 @@ describe('the embedded store tells an observer of each group commit', () => {
 
   it('leaves out an append that its group refused', async () => {
     const groups: Group[] = [];
-    store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), onGroupCommitted: (appends, events, seconds) => groups.push({ appends, events, seconds }) });
+    store = new SqliteEventStore({
+      file: join(dir, 'events.sqlite'),
+      onGroupCommitted: (appends, events, seconds) => groups.push({ appends, events, seconds }),
+    });
     await store.append('s', [event('s1')], 'no_stream');
     const [kept, refused] = await Promise.allSettled([
       store.append('t', [event('t1'), event('t2')], 'no_stream'),
@@ -65,7 +71,10 @@ describe('the embedded store tells an observer of each group commit', () => {
         throw new Error('observer broke');
       },
     });
-    await expect(store.append('x', [event('x1')], 'no_stream')).resolves.toEqual({ nextExpectedRevision: 0n, position: 1n });
+    await expect(store.append('x', [event('x1')], 'no_stream')).resolves.toEqual({
+      nextExpectedRevision: 0n,
+      position: 1n,
+    });
     expect((await store.readStream('x')).map((e) => e.id)).toEqual(['x1']);
   });
 

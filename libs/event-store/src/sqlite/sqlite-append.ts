@@ -87,7 +87,10 @@ export function commitGroup(
 }
 
 /** The appends and events a committed group wrote, refused appends not counted. */
-export function writtenBy(group: readonly PendingAppend[], outcomes: ReadonlyArray<GroupOutcome<AppendResult>>): { appends: number; events: number } {
+export function writtenBy(
+  group: readonly PendingAppend[],
+  outcomes: ReadonlyArray<GroupOutcome<AppendResult>>,
+): { appends: number; events: number } {
   let appends = 0;
   let events = 0;
   for (let i = 0; i < outcomes.length; i++) {
@@ -103,7 +106,11 @@ export function writtenBy(group: readonly PendingAppend[], outcomes: ReadonlyArr
  * stream's current one and inserts the events after it, each chained to the one before. A retried
  * append (its first event id is stored already) succeeds without writing again.
  */
-export function appendToStream(statements: AppendStatements, tips: ChainTips, { streamName, events, expected, recordedAt }: PendingAppend): AppendResult {
+export function appendToStream(
+  statements: AppendStatements,
+  tips: ChainTips,
+  { streamName, events, expected, recordedAt }: PendingAppend,
+): AppendResult {
   if (statements.eventPosition.get(events[0].id)) return idempotentResult(statements, streamName, events);
 
   const tip = statements.streamTip.get(streamName);
@@ -119,7 +126,15 @@ export function appendToStream(statements: AppendStatements, tips: ChainTips, { 
     const metadata = JSON.stringify(withoutChain(event.metadata));
     chain = chainHashOfJson(chain, streamName, event.id, event.type, data ?? 'null', metadata);
     try {
-      const info = statements.insert.run(event.id, streamName, revision, event.type, data, withChain(metadata, chain), recordedAt);
+      const info = statements.insert.run(
+        event.id,
+        streamName,
+        revision,
+        event.type,
+        data,
+        withChain(metadata, chain),
+        recordedAt,
+      );
       position = BigInt(info.lastInsertRowid);
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateEventIdError(event.id);
@@ -134,11 +149,17 @@ export function appendToStream(statements: AppendStatements, tips: ChainTips, { 
  * escaping), without serialising it again. */
 function withChain(metadataJson: string, chain: string): string {
   if (!metadataJson.startsWith('{')) throw new TypeError('event metadata must be a JSON object');
-  return metadataJson === '{}' ? `{"${CHAIN_KEY}":"${chain}"}` : `${metadataJson.slice(0, -1)},"${CHAIN_KEY}":"${chain}"}`;
+  return metadataJson === '{}'
+    ? `{"${CHAIN_KEY}":"${chain}"}`
+    : `${metadataJson.slice(0, -1)},"${CHAIN_KEY}":"${chain}"}`;
 }
 
 /** A retried append of events already stored in this stream succeeds without writing again. */
-function idempotentResult(statements: AppendStatements, streamName: string, events: readonly EventToAppend[]): AppendResult {
+function idempotentResult(
+  statements: AppendStatements,
+  streamName: string,
+  events: readonly EventToAppend[],
+): AppendResult {
   let position = 0n;
   for (const event of events) {
     const row = statements.eventById.get(event.id);

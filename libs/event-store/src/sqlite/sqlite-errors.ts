@@ -4,7 +4,10 @@ import { EventStoreUnavailableError } from '../event-store.errors';
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|NOLFS|CORRUPT|NOTADB)/;
 
 export function isBusy(error: unknown): boolean {
-  return typeof (error as { code?: unknown })?.code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test((error as { code: string }).code);
+  return (
+    typeof (error as { code?: unknown })?.code === 'string' &&
+    /^SQLITE_(BUSY|LOCKED)/.test((error as { code: string }).code)
+  );
 }
 
 /** Maps a better-sqlite3 error to the port's outage error, or returns it unchanged. */

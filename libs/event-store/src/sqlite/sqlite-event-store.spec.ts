@@ -47,7 +47,9 @@ describe('embedded SQLite store', () => {
       // With the log removed under the connection, the commit still goes in, but nothing can sync it:
       // the append must not be answered as durable.
       unlinkSync(`${file}-wal`);
-      await expect(store.append('s-1', [{ id: 'e1', type: 'T', data: {} }], 'no_stream')).rejects.toThrow(EventStoreUnavailableError);
+      await expect(store.append('s-1', [{ id: 'e1', type: 'T', data: {} }], 'no_stream')).rejects.toThrow(
+        EventStoreUnavailableError,
+      );
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
@@ -59,10 +61,15 @@ describe('embedded SQLite store', () => {
     const store = new SqliteEventStore({ file });
     try {
       const before = statSync(file).size;
-      await Promise.all(Array.from({ length: 500 }, (_, i) => store.append(`wal-${i}`, [{ id: `w${i}`, type: 'T', data: { pad: 'x'.repeat(500) } }], 'no_stream')));
+      await Promise.all(
+        Array.from({ length: 500 }, (_, i) =>
+          store.append(`wal-${i}`, [{ id: `w${i}`, type: 'T', data: { pad: 'x'.repeat(500) } }], 'no_stream'),
+        ),
+      );
       // 300 KB is far below SQLite's own checkpoint threshold (1000 pages): only the thread moves it.
       const deadline = Date.now() + 10_000;
-      while (statSync(file).size < before + 250_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      while (statSync(file).size < before + 250_000 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
       expect(statSync(file).size).toBeGreaterThan(before + 250_000);
     } finally {
       await store.close();
@@ -92,7 +99,9 @@ describe('embedded SQLite store', () => {
     const store = new SqliteEventStore({ file });
     try {
       await store.append('a-1', [{ id: 'same', type: 'T', data: {} }], 'no_stream');
-      await expect(store.append('b-1', [{ id: 'same', type: 'T', data: {} }], 'no_stream')).rejects.toBeInstanceOf(DuplicateEventIdError);
+      await expect(store.append('b-1', [{ id: 'same', type: 'T', data: {} }], 'no_stream')).rejects.toBeInstanceOf(
+        DuplicateEventIdError,
+      );
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

@@ -85,7 +85,8 @@ export class SqliteEventStore implements EventStore {
     this.batchSize = options.batchSize ?? 1000;
     const filterWindow = options.filterWindow ?? FILTER_WINDOW;
     // A window of 0 would never move on.
-    if (!Number.isSafeInteger(filterWindow) || filterWindow < 1) throw new RangeError(`filterWindow must be a positive integer, not ${filterWindow}`);
+    if (!Number.isSafeInteger(filterWindow) || filterWindow < 1)
+      throw new RangeError(`filterWindow must be a positive integer, not ${filterWindow}`);
     this.filterWindow = BigInt(filterWindow);
     this.now = options.now ?? (() => new Date());
     this.signals.setMaxListeners(0);
@@ -102,7 +103,9 @@ export class SqliteEventStore implements EventStore {
     this.filteredReads = new FilteredReads(this.db);
     this.statements = prepareStatements(this.db);
     // Called inside the group's transaction, better-sqlite3 wraps each call in a SAVEPOINT.
-    this.appendOne = this.db.transaction((append: PendingAppend) => appendToStream(this.statements, this.chainTips, append));
+    this.appendOne = this.db.transaction((append: PendingAppend) =>
+      appendToStream(this.statements, this.chainTips, append),
+    );
   }
 
   /**
@@ -124,7 +127,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   private groupCommitted(outcomes: ReadonlyArray<GroupOutcome<AppendResult>>): void {
-    for (const outcome of outcomes) if ('result' in outcome && outcome.result.position > this.head) this.head = outcome.result.position;
+    for (const outcome of outcomes)
+      if ('result' in outcome && outcome.result.position > this.head) this.head = outcome.result.position;
     this.signals.emit(APPENDED);
   }
 
@@ -153,7 +157,9 @@ export class SqliteEventStore implements EventStore {
     try {
       await this.wal.sync();
     } catch (error) {
-      throw new EventStoreUnavailableError(`the embedded store could not make a commit durable: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw new EventStoreUnavailableError(
+        `the embedded store could not make a commit durable: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      );
     }
     return outcomes;
   }
@@ -162,7 +168,9 @@ export class SqliteEventStore implements EventStore {
     const { fromRevision, maxCount } = range;
     const rows = await this.withLockRetry(() => {
       if (maxCount !== undefined) return this.statements.readStreamRange.all(streamName, fromRevision ?? 0n, maxCount);
-      return fromRevision === undefined ? this.statements.readStream.all(streamName) : this.statements.readStreamFrom.all(streamName, fromRevision);
+      return fromRevision === undefined
+        ? this.statements.readStream.all(streamName)
+        : this.statements.readStreamFrom.all(streamName, fromRevision);
     });
     return rows.map(toRecorded);
   }
@@ -175,13 +183,26 @@ export class SqliteEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const { after = 0n, maxCount = -1, filter } = options;
     // A filtered read goes up to the head it found at the start, in windows; an unfiltered one is one query.
-    const upTo = filter ? await this.withLockRetry(() => this.statements.head.get()?.head ?? 0n) : BigInt(Number.MAX_SAFE_INTEGER);
+    const upTo = filter
+      ? await this.withLockRetry(() => this.statements.head.get()?.head ?? 0n)
+      : BigInt(Number.MAX_SAFE_INTEGER);
     return (await this.rowsAfter(after, upTo, maxCount, filter)).map(toRecorded);
   }
 
   /** The rows after `after` up to `upTo` that pass `filter`, at most `limit` (-1: all); see scan. */
-  private rowsAfter(after: bigint, upTo: bigint, limit: number, filter?: EventFilter, signal?: AbortSignal): Promise<EventRow[]> {
-    return this.filteredReads.scan(after, upTo, limit, { filter, window: this.filterWindow, signal, run: (read) => this.withLockRetry(read) });
+  private rowsAfter(
+    after: bigint,
+    upTo: bigint,
+    limit: number,
+    filter?: EventFilter,
+    signal?: AbortSignal,
+  ): Promise<EventRow[]> {
+    return this.filteredReads.scan(after, upTo, limit, {
+      filter,
+      window: this.filterWindow,
+      signal,
+      run: (read) => this.withLockRetry(read),
+    });
   }
 
   /**

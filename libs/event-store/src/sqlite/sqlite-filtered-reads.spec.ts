@@ -22,7 +22,12 @@ describe('filtered reads of the embedded store, in windows of positions', () => 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'gw-filtered-'));
     // A window of 7 positions: the 200 events take 29 queries.
-    store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), filterWindow: 7, batchSize: 3, pollIntervalMs: 20 });
+    store = new SqliteEventStore({
+      file: join(dir, 'events.sqlite'),
+      filterWindow: 7,
+      batchSize: 3,
+      pollIntervalMs: 20,
+    });
   });
   afterEach(async () => {
     await store.close();
@@ -34,9 +39,13 @@ describe('filtered reads of the embedded store, in windows of positions', () => 
     const ids = (events: RecordedEvent[]) => events.map((e) => e.id);
     expect(ids(await store.readAll({ filter: { streamNamePrefixes: ['rare-'] } }))).toEqual(rare);
     expect(ids(await store.readAll({ filter: { eventTypes: ['Rare'] } }))).toEqual(rare);
-    expect(ids(await store.readAll({ filter: { streamNamePrefixes: ['rare-'] }, maxCount: 3 }))).toEqual(rare.slice(0, 3));
+    expect(ids(await store.readAll({ filter: { streamNamePrefixes: ['rare-'] }, maxCount: 3 }))).toEqual(
+      rare.slice(0, 3),
+    );
     const [, second] = await store.readAll({ filter: { streamNamePrefixes: ['rare-'] } });
-    expect(ids(await store.readAll({ after: second.position, filter: { streamNamePrefixes: ['rare-'] } }))).toEqual(rare.slice(2));
+    expect(ids(await store.readAll({ after: second.position, filter: { streamNamePrefixes: ['rare-'] } }))).toEqual(
+      rare.slice(2),
+    );
     expect(await store.readAll({ filter: { streamNamePrefixes: ['none-'] } })).toEqual([]);
     // A dense filter still comes back whole and in position order.
     const common = await store.readAll({ filter: { streamNamePrefixes: ['common-'] } });
@@ -67,7 +76,10 @@ describe('filtered reads of the embedded store, in windows of positions', () => 
     const head = await store.headPosition();
     const controller = new AbortController();
     const seen: SubscriptionMessage[] = [];
-    for await (const message of store.subscribeToAll({ filter: { streamNamePrefixes: ['rare-'] }, signal: controller.signal })) {
+    for await (const message of store.subscribeToAll({
+      filter: { streamNamePrefixes: ['rare-'] },
+      signal: controller.signal,
+    })) {
       seen.push(message);
       if (message.kind === 'caughtUp') controller.abort();
     }
@@ -91,7 +103,11 @@ describe('filtered reads of the embedded store, in windows of positions', () => 
       return read(...args);
     });
     const seen: SubscriptionMessage[] = [];
-    for await (const message of store.subscribeToAll({ filter: { streamNamePrefixes: ['rare-'] }, signal: controller.signal })) seen.push(message);
+    for await (const message of store.subscribeToAll({
+      filter: { streamNamePrefixes: ['rare-'] },
+      signal: controller.signal,
+    }))
+      seen.push(message);
     expect(queries).toBe(6);
     expect(rare[0]).toBe('e37');
     expect(seen).toEqual([]);
@@ -99,7 +115,9 @@ describe('filtered reads of the embedded store, in windows of positions', () => 
 
   it('refuses a window that would never move on', () => {
     for (const filterWindow of [0, -1, 1.5, Number.NaN]) {
-      expect(() => new SqliteEventStore({ file: join(dir, `w${filterWindow}.sqlite`), filterWindow })).toThrow(/filterWindow must be a positive integer/);
+      expect(() => new SqliteEventStore({ file: join(dir, `w${filterWindow}.sqlite`), filterWindow })).toThrow(
+        /filterWindow must be a positive integer/,
+      );
     }
   });
 });

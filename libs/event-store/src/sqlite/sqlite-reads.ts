@@ -42,12 +42,17 @@ export class FilteredReads {
     after: bigint,
     upTo: bigint,
     limit: number,
-    options: { filter?: EventFilter; window: bigint; signal?: AbortSignal; run: (read: () => EventRow[]) => Promise<EventRow[]> },
+    options: {
+      filter?: EventFilter;
+      window: bigint;
+      signal?: AbortSignal;
+      run: (read: () => EventRow[]) => Promise<EventRow[]>;
+    },
   ): Promise<EventRow[]> {
     const { filter, window, signal, run } = options;
     if (!filter) return run(() => this.rows(after, upTo, limit));
     const found: EventRow[] = [];
-    for (let from = after; from < upTo && !signal?.aborted; ) {
+    for (let from = after; from < upTo && !signal?.aborted;) {
       const to = from + window < upTo ? from + window : upTo;
       const start = from;
       const rows = await run(() => this.rows(start, to, limit < 0 ? -1 : limit - found.length, filter));

@@ -40,7 +40,15 @@ describe('embedded SQLite store: deleting a stream', () => {
       const secret = `secret-${randomBytes(16).toString('hex')}`;
       // Neighbours written before and after, so that the secret's rows share pages with rows that stay.
       const neighbours = (from: number) =>
-        Promise.all(Array.from({ length: 50 }, (_, i) => other.append(`keep-${from + i}`, [{ id: `k${from + i}`, type: 'Kept', data: { pad: 'k'.repeat(200) } }], 'no_stream')));
+        Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            other.append(
+              `keep-${from + i}`,
+              [{ id: `k${from + i}`, type: 'Kept', data: { pad: 'k'.repeat(200) } }],
+              'no_stream',
+            ),
+          ),
+        );
       await neighbours(0);
       await store.append('datakey-x', [{ id: 'd1', type: 'DataKeyCreated', data: { sealedKey: secret } }], 'no_stream');
       await store.append('datakey-x', [{ id: 'd2', type: 'Again', data: { copy: secret } }], 0n);

@@ -33,21 +33,31 @@ export function prepareStatements(db: Database.Database) {
   const append: AppendStatements = {
     eventById: db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?'),
     eventPosition: db.prepare<[string], { position: bigint }>('SELECT position FROM events WHERE event_id = ?'),
-    streamTip: db.prepare<[string], { revision: bigint; position: bigint }>('SELECT revision, position FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1'),
+    streamTip: db.prepare<[string], { revision: bigint; position: bigint }>(
+      'SELECT revision, position FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
+    ),
     // json_valid first: a row damaged by hand must not stop appends to its stream (the chain breaks
     // there, and verification names it).
     chainAt: db.prepare<[bigint], { chain: string | null }>(
       "SELECT CASE WHEN json_valid(metadata) THEN json_extract(metadata, '$.chain') END AS chain FROM events WHERE position = ?",
     ),
-    insert: db.prepare('INSERT INTO events (event_id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    insert: db.prepare(
+      'INSERT INTO events (event_id, stream, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
   };
   return {
     ...append,
     readStream: db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision'),
     // Without a count, no LIMIT at all: a bound LIMIT made a one-row read take about 1.6 times as long.
-    readStreamFrom: db.prepare<[string, bigint], EventRow>('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision'),
-    readStreamRange: db.prepare<[string, bigint, number], EventRow>('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?'),
-    lastOfStream: db.prepare<[string], EventRow>('SELECT * FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1'),
+    readStreamFrom: db.prepare<[string, bigint], EventRow>(
+      'SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision',
+    ),
+    readStreamRange: db.prepare<[string, bigint, number], EventRow>(
+      'SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?',
+    ),
+    lastOfStream: db.prepare<[string], EventRow>(
+      'SELECT * FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
+    ),
     head: db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events'),
     deleteStream: db.prepare<[string]>('DELETE FROM events WHERE stream = ?'),
     dataVersion: db.prepare('PRAGMA data_version').pluck().safeIntegers(false),

@@ -31,7 +31,14 @@ describe('embedded SQLite store: an event edited in the store file', () => {
     const store = new SqliteEventStore({ file });
     await store.append('other-1', [{ id: 'o1', type: 'T', data: { n: 0 } }], 'no_stream');
     await store.append('s-1', [{ id: 'e0', type: 'T', data: { amount: 'first' } }], 'no_stream');
-    await store.append('s-1', [{ id: 'e1', type: 'T', data: { amount: marker } }, { id: 'e2', type: 'T', data: { amount: 'last' } }], 0n);
+    await store.append(
+      's-1',
+      [
+        { id: 'e1', type: 'T', data: { amount: marker } },
+        { id: 'e2', type: 'T', data: { amount: 'last' } },
+      ],
+      0n,
+    );
     await store.append('other-1', [{ id: 'o2', type: 'T', data: { n: 1 } }], 0n);
     expect(verifyStreamChain(await store.readStream('s-1'))).toEqual({ ok: true });
     await store.close();
@@ -45,7 +52,11 @@ describe('embedded SQLite store: an event edited in the store file', () => {
     try {
       const events = await store.readStream('s-1');
       expect(events[1].data).not.toEqual({ amount: marker });
-      expect(verifyStreamChain(events)).toMatchObject({ ok: false, revision: 1n, reason: expect.stringContaining('does not match its hash') });
+      expect(verifyStreamChain(events)).toMatchObject({
+        ok: false,
+        revision: 1n,
+        reason: expect.stringContaining('does not match its hash'),
+      });
       expect(verifyStreamChain(await store.readStream('other-1'))).toEqual({ ok: true });
     } finally {
       await store.close();

@@ -43,7 +43,10 @@ export function startWalCheckpointer(
   } = {},
 ): WalCheckpointer {
   const { intervalMs = 200, onFailure = () => undefined } = options;
-  const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { file, intervalMs, driver: require.resolve('better-sqlite3') } });
+  const worker = new Worker(CHECKPOINTER, {
+    eval: true,
+    workerData: { file, intervalMs, driver: require.resolve('better-sqlite3') },
+  });
   worker.unref();
   let stopping = false;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
@@ -65,7 +68,10 @@ export function startWalCheckpointer(
 }
 
 /** Wraps a warning so that a trouble repeated every second is reported once a minute. */
-export function warnAtMostEveryMinute(warn: (reason: string) => void, now: () => number = Date.now): (reason: string) => void {
+export function warnAtMostEveryMinute(
+  warn: (reason: string) => void,
+  now: () => number = Date.now,
+): (reason: string) => void {
   let last = -Infinity;
   return (reason) => {
     if (now() - last < 60_000) return;
@@ -82,5 +88,6 @@ export function warnAtMostEveryMinute(warn: (reason: string) => void, now: () =>
  */
 export function truncateWal(db: Database.Database): void {
   const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number | bigint }>;
-  if (Number(result?.busy ?? 1) !== 0) throw Object.assign(new Error('the write-ahead log is in use'), { code: 'SQLITE_BUSY' });
+  if (Number(result?.busy ?? 1) !== 0)
+    throw Object.assign(new Error('the write-ahead log is in use'), { code: 'SQLITE_BUSY' });
 }

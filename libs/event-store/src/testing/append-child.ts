@@ -6,7 +6,9 @@ import { openEventStore } from '../open';
 
 async function main(): Promise<void> {
   const [where, streamPrefix, concurrency = '1'] = process.argv.slice(2);
-  const store = openEventStore(where.startsWith('esdb') ? { kind: 'esdb', connectionString: where } : { kind: 'embedded', file: where });
+  const store = openEventStore(
+    where.startsWith('esdb') ? { kind: 'esdb', connectionString: where } : { kind: 'embedded', file: where },
+  );
   const loop = async (lane: number) => {
     for (let i = 0; ; i++) {
       const id = randomUUID();

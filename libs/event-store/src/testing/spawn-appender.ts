@@ -7,8 +7,12 @@ const root = resolve(__dirname, '../../../..').replace(/[\\/]dist$/, '');
 export function spawnAppender(where: string, streamPrefix: string, concurrency = 1): ChildProcess {
   const script = join(root, 'dist/libs/event-store/src/testing/append-child.js');
   // The `@gw/*` aliases resolved into dist/ as the built apps resolve them (tsconfig.runtime.json).
-  return spawn(process.execPath, ['-r', require.resolve('tsconfig-paths/register'), script, where, streamPrefix, String(concurrency)], {
-    env: { ...process.env, TS_NODE_PROJECT: join(root, 'tsconfig.runtime.json') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  return spawn(
+    process.execPath,
+    ['-r', require.resolve('tsconfig-paths/register'), script, where, streamPrefix, String(concurrency)],
+    {
+      env: { ...process.env, TS_NODE_PROJECT: join(root, 'tsconfig.runtime.json') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
 }

@@ -28,7 +28,10 @@ function open<T extends { close(): Promise<void> }>(resource: T): T {
 }
 
 function started(store: SqliteEventStore, target: ProjectionTarget, batchSize?: number): ProjectionRunner {
-  const runner = new ProjectionRunner(store, target, logger, { batchSize, streamNamePrefixes: PROJECTED_STREAM_PREFIXES });
+  const runner = new ProjectionRunner(store, target, logger, {
+    batchSize,
+    streamNamePrefixes: PROJECTED_STREAM_PREFIXES,
+  });
   cleanups.push(() => runner.stop());
   runner.start();
   return runner;
@@ -41,27 +44,50 @@ const AT = '2026-01-01T00:00:00.000Z';
 function notification(instanceId: string, sequence: number): EventToAppend[] {
   const ref = { instanceId, webhookId: `msg_${instanceId}_${sequence}`, sequence };
   const events: EventToAppend[] = [
-    { id: `${ref.webhookId}-c`, type: 'NotificationCreated', data: { ...ref, body: { instanceId, sequence, ack: [] }, sourceEventIds: [`s${sequence}`], createdAt: AT } },
+    {
+      id: `${ref.webhookId}-c`,
+      type: 'NotificationCreated',
+      data: { ...ref, body: { instanceId, sequence, ack: [] }, sourceEventIds: [`s${sequence}`], createdAt: AT },
+    },
   ];
   if (sequence % 3 === 0) {
-    events.push({ id: `${ref.webhookId}-f`, type: 'DeliveryAttemptFailed', data: { ...ref, attempt: 1, at: AT, status: 503, error: 'busy', durationMs: 9, nextAttemptAt: AT } });
+    events.push({
+      id: `${ref.webhookId}-f`,
+      type: 'DeliveryAttemptFailed',
+      data: { ...ref, attempt: 1, at: AT, status: 503, error: 'busy', durationMs: 9, nextAttemptAt: AT },
+    });
   }
-  events.push({ id: `${ref.webhookId}-d`, type: 'NotificationDelivered', data: { ...ref, attempt: 2, at: AT, status: 200, durationMs: 7 } });
+  events.push({
+    id: `${ref.webhookId}-d`,
+    type: 'NotificationDelivered',
+    data: { ...ref, attempt: 2, at: AT, status: 200, durationMs: 7 },
+  });
   return events;
 }
 
 async function appendInstance(store: SqliteEventStore, instanceId: string, notifications: number): Promise<void> {
-  const data = { instanceId, accountId: 'acct-ann', packageId: 'monthly', tokenHash: `h-${instanceId}`, createdAt: AT, expiresAt: '2026-02-01T00:00:00.000Z' };
+  const data = {
+    instanceId,
+    accountId: 'acct-ann',
+    packageId: 'monthly',
+    tokenHash: `h-${instanceId}`,
+    createdAt: AT,
+    expiresAt: '2026-02-01T00:00:00.000Z',
+  };
   await store.append(`instance-${instanceId}`, [{ id: `${instanceId}-c`, type: 'InstanceCreated', data }], 'no_stream');
   for (let from = 1; from <= notifications; from += 40) {
-    const events = Array.from({ length: Math.min(40, notifications - from + 1) }, (_, i) => notification(instanceId, from + i)).flat();
+    const events = Array.from({ length: Math.min(40, notifications - from + 1) }, (_, i) =>
+      notification(instanceId, from + i),
+    ).flat();
     await store.append(`notifications-${instanceId}`, events, 'any');
   }
 }
 
 function storedAttempts(models: SqliteReadModels, instanceId: string): number {
   const db = models['db'] as Database.Database;
-  const row = db.prepare('SELECT count(*) AS n FROM delivery_attempts WHERE instance_id = ?').get(instanceId) as { n: bigint };
+  const row = db.prepare('SELECT count(*) AS n FROM delivery_attempts WHERE instance_id = ?').get(instanceId) as {
+    n: bigint;
+  };
   return Number(row.n);
 }
 
@@ -87,9 +113,25 @@ describe('catching up', () => {
     // Many small transactions, none of which prunes: the catch-up prunes once, at its end.
     const rebuilt = await build(store, join(dir, 'rebuilt.sqlite'), 50);
     const newest = rebuilt.latestAttempts('busy', 100);
-    const recorded = (await store.readAll()).filter((e) => e.streamName === 'notifications-busy' && e.type !== 'NotificationCreated');
-    expect(newest.map((a) => a.webhookId)).toEqual(recorded.slice(-100).reverse().map((e) => (e.data as { webhookId: string }).webhookId));
-    expect(newest[0]).toEqual({ at: AT, sequence: 300, webhookId: 'msg_busy_300', status: 200, error: '', durationMs: 7, nextAttemptAt: null, test: false });
+    const recorded = (await store.readAll()).filter(
+      (e) => e.streamName === 'notifications-busy' && e.type !== 'NotificationCreated',
+    );
+    expect(newest.map((a) => a.webhookId)).toEqual(
+      recorded
+        .slice(-100)
+        .reverse()
+        .map((e) => (e.data as { webhookId: string }).webhookId),
+    );
+    expect(newest[0]).toEqual({
+      at: AT,
+      sequence: 300,
+      webhookId: 'msg_busy_300',
+      status: 200,
+      error: '',
+      durationMs: 7,
+      nextAttemptAt: null,
+      test: false,
+    });
     expect(rebuilt.latestAttempts('busy', 100)).toEqual(live.latestAttempts('busy', 100));
     expect(rebuilt.latestAttempts('quiet', 100)).toEqual(live.latestAttempts('quiet', 100));
     expect(rebuilt.latestAttempts('quiet', 100)).toHaveLength(6);
@@ -120,8 +162,15 @@ describe('catching up', () => {
     await appendInstance(store, 'a', 3);
     const settings = (models: SqliteReadModels) => {
       const db = models['db'] as Database.Database;
-      const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all();
-      return { synchronous: db.pragma('synchronous', { simple: true }), cacheSize: db.pragma('cache_size', { simple: true }), indexes };
+      const indexes = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .pluck()
+        .all();
+      return {
+        synchronous: db.pragma('synchronous', { simple: true }),
+        cacheSize: db.pragma('cache_size', { simple: true }),
+        indexes,
+      };
     };
     const opened = settings(open(new SqliteReadModels(join(dir, 'fresh.sqlite'))));
 
@@ -153,7 +202,9 @@ describe('projection runner with a target that reads some event types', () => {
     await runner.catchUpToHead(5000);
     await runner.stop();
 
-    expect(applied.map((e) => e.data)).toEqual([1, 2, 3, 4, 5].map((sequence) => expect.objectContaining({ sequence, status: 200 })));
+    expect(applied.map((e) => e.data)).toEqual(
+      [1, 2, 3, 4, 5].map((sequence) => expect.objectContaining({ sequence, status: 200 })),
+    );
     expect(new Set(applied.map((e) => e.type))).toEqual(new Set(['NotificationDelivered']));
     expect(checkpoint).toBe(await store.headPosition());
     expect(phases).toEqual([true, false]);

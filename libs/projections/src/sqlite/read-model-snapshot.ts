@@ -27,14 +27,36 @@ const TABLES: readonly TableQuery[] = [
     readModel: 'instances',
     table: 'instances',
     key: ['instance_id'],
-    shown: ['instance_id', 'package_id', 'created_at', 'expires_at', 'webhook_on', 'disabled_reason', 'previous_until', 'events', 'deleted_at', 'revision'],
+    shown: [
+      'instance_id',
+      'package_id',
+      'created_at',
+      'expires_at',
+      'webhook_on',
+      'disabled_reason',
+      'previous_until',
+      'events',
+      'deleted_at',
+      'revision',
+    ],
     rows: 'SELECT * FROM instances ORDER BY instance_id',
   },
   {
     readModel: 'webhook-logs',
     table: 'delivery_attempts',
     key: ['position'],
-    shown: ['position', 'instance_id', 'webhook_id', 'sequence', 'at', 'status', 'error', 'duration_ms', 'next_attempt_at', 'test'],
+    shown: [
+      'position',
+      'instance_id',
+      'webhook_id',
+      'sequence',
+      'at',
+      'status',
+      'error',
+      'duration_ms',
+      'next_attempt_at',
+      'test',
+    ],
     // Live, an instance keeps between ATTEMPTS_KEPT and twice as many attempts (pruned in rounds); a
     // rebuild keeps exactly its latest ATTEMPTS_KEPT, which are all getWebhookLogs can show. Those are
     // the content both must agree on.
@@ -69,7 +91,9 @@ export class ReadModelSnapshot {
     try {
       db.defaultSafeIntegers(true);
       db.exec('BEGIN');
-      const meta = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+      const meta = db
+        .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+        .get();
       if (!meta) throw new NoReadModelsError(`${file} holds no read models`);
       const value = db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck();
       return new ReadModelSnapshot(db, BigInt(value.get('checkpoint') ?? '0'), value.get('version'));

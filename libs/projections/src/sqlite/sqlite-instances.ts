@@ -132,7 +132,10 @@ function fromRow(row: Row): InstanceRow {
     webhookOn: row.webhook_on === 1n,
     disabledReason: row.disabled_reason,
     encryptedSigningSecret: row.signing_secret,
-    previousSigningSecret: row.previous_secret !== null && row.previous_until !== null ? { encrypted: row.previous_secret, validUntil: row.previous_until } : null,
+    previousSigningSecret:
+      row.previous_secret !== null && row.previous_until !== null
+        ? { encrypted: row.previous_secret, validUntil: row.previous_until }
+        : null,
     events: JSON.parse(row.events) as InstanceRow['events'],
     deletedAt: row.deleted_at,
     revision: row.revision,

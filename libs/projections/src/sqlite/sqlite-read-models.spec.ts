@@ -19,9 +19,19 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const created = (id: string, accountId = 'acct-ann', createdAt = '2026-01-01T00:00:00.000Z'): InstanceEvent => ({
   type: 'InstanceCreated',
-  data: { instanceId: id, accountId, packageId: 'monthly', tokenHash: `h-${id}`, createdAt, expiresAt: '2026-01-31T00:00:00.000Z' },
+  data: {
+    instanceId: id,
+    accountId,
+    packageId: 'monthly',
+    tokenHash: `h-${id}`,
+    createdAt,
+    expiresAt: '2026-01-31T00:00:00.000Z',
+  },
 });
-const set = (id: string, url: string): InstanceEvent => ({ type: 'WebhookSet', data: { instanceId: id, url, setAt: '2026-01-02T00:00:00.000Z' } });
+const set = (id: string, url: string): InstanceEvent => ({
+  type: 'WebhookSet',
+  data: { instanceId: id, url, setAt: '2026-01-02T00:00:00.000Z' },
+});
 
 function recorded(events: InstanceEvent[], id: string, firstPosition: bigint): RecordedEvent[] {
   return events.map((e, i) => ({
@@ -44,7 +54,9 @@ describe('SQLite read models', () => {
     const once = models.allInstances();
     models.apply(events, 2n);
     expect(models.allInstances()).toEqual(once);
-    expect(once).toEqual([expect.objectContaining({ instanceId: 'a', webhookUrl: 'https://x.example/1', webhookOn: true, revision: 1n })]);
+    expect(once).toEqual([
+      expect.objectContaining({ instanceId: 'a', webhookUrl: 'https://x.example/1', webhookOn: true, revision: 1n }),
+    ]);
     await models.close();
   });
 
@@ -56,7 +68,9 @@ describe('SQLite read models', () => {
     models.apply(events.slice(1, 2), 2n);
     expect(models.findInstance('a')?.webhookUrl).toBe('https://x.example/1');
     models.apply(events.slice(2), 3n);
-    expect(models.findInstance('a')).toEqual(expect.objectContaining({ webhookUrl: 'https://x.example/2', revision: 2n }));
+    expect(models.findInstance('a')).toEqual(
+      expect.objectContaining({ webhookUrl: 'https://x.example/2', revision: 2n }),
+    );
     expect(models.findInstance('nobody')).toBeUndefined();
     await models.close();
   });
@@ -69,16 +83,29 @@ describe('SQLite read models', () => {
       revision: BigInt(n),
       position: BigInt(n + 1),
       type: 'DeliveryAttemptFailed',
-      data: { instanceId: 'a', webhookId: `msg_${n}`, sequence: n, attempt: 1, at: '2026-01-01T00:00:00.000Z', status: 500, error: '', durationMs: 1, nextAttemptAt: null },
+      data: {
+        instanceId: 'a',
+        webhookId: `msg_${n}`,
+        sequence: n,
+        attempt: 1,
+        at: '2026-01-01T00:00:00.000Z',
+        status: 500,
+        error: '',
+        durationMs: 1,
+        nextAttemptAt: null,
+      },
       metadata: {},
       recordedAt: '2026-01-01T00:00:00.000Z',
     });
     const all = Array.from({ length: 450 }, (_, n) => failed(n));
-    for (let from = 0; from < all.length; from += 70) models.apply(all.slice(from, from + 70), BigInt(Math.min(from + 70, all.length)));
+    for (let from = 0; from < all.length; from += 70)
+      models.apply(all.slice(from, from + 70), BigInt(Math.min(from + 70, all.length)));
     const shown = models.latestAttempts('a', 100);
     expect(shown.map((a) => a.sequence)).toEqual(Array.from({ length: 100 }, (_, i) => 449 - i));
     // Pruned in rounds rather than on every batch, but bounded: never more than twice what is shown.
-    const stored = (models as unknown as { db: Database.Database }).db.prepare('SELECT count(*) AS n FROM delivery_attempts').get() as { n: bigint };
+    const stored = (models as unknown as { db: Database.Database }).db
+      .prepare('SELECT count(*) AS n FROM delivery_attempts')
+      .get() as { n: bigint };
     expect(Number(stored.n)).toBeLessThanOrEqual(200);
     await models.close();
   });
@@ -108,8 +135,17 @@ describe('projection runner', () => {
   async function appendHistory(store: SqliteEventStore, count: number) {
     for (let i = 0; i < count; i++) {
       const id = `i${i}`;
-      await store.append(`instance-${id}`, [{ id: `${id}-c`, type: 'InstanceCreated', data: created(id).data }], 'no_stream');
-      if (i % 2 === 0) await store.append(`instance-${id}`, [{ id: `${id}-w`, type: 'WebhookSet', data: set(id, `https://x.example/${i}`).data }], 0n);
+      await store.append(
+        `instance-${id}`,
+        [{ id: `${id}-c`, type: 'InstanceCreated', data: created(id).data }],
+        'no_stream',
+      );
+      if (i % 2 === 0)
+        await store.append(
+          `instance-${id}`,
+          [{ id: `${id}-w`, type: 'WebhookSet', data: set(id, `https://x.example/${i}`).data }],
+          0n,
+        );
       // Events of other streams are skipped but still move the checkpoint.
       await store.append(`other-${id}`, [{ id: `${id}-o`, type: 'Unrelated', data: {} }], 'any');
     }
@@ -118,7 +154,10 @@ describe('projection runner', () => {
   it('builds live models that equal a rebuild from the log', async () => {
     const store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), pollIntervalMs: 10 });
     const live = new SqliteReadModels(join(dir, 'live.sqlite'));
-    const runner = new ProjectionRunner(store, live, logger, { batchSize: 7, streamNamePrefixes: PROJECTED_STREAM_PREFIXES });
+    const runner = new ProjectionRunner(store, live, logger, {
+      batchSize: 7,
+      streamNamePrefixes: PROJECTED_STREAM_PREFIXES,
+    });
     runner.start();
     await runner.ready;
     await appendHistory(store, 40); // appended while the runner is live
@@ -126,7 +165,10 @@ describe('projection runner', () => {
     await runner.stop();
 
     const rebuilt = new SqliteReadModels(join(dir, 'rebuilt.sqlite'));
-    const rebuilder = new ProjectionRunner(store, rebuilt, logger, { batchSize: 7, streamNamePrefixes: PROJECTED_STREAM_PREFIXES });
+    const rebuilder = new ProjectionRunner(store, rebuilt, logger, {
+      batchSize: 7,
+      streamNamePrefixes: PROJECTED_STREAM_PREFIXES,
+    });
     rebuilder.start();
     await rebuilder.ready;
     await rebuilder.stop();
@@ -145,7 +187,11 @@ describe('projection runner', () => {
     const runner = new ProjectionRunner(store, models, logger, { streamNamePrefixes: PROJECTED_STREAM_PREFIXES });
     runner.start();
     await runner.ready;
-    const written = await store.append('instance-w', [{ id: 'w-c', type: 'InstanceCreated', data: created('w').data }], 'no_stream');
+    const written = await store.append(
+      'instance-w',
+      [{ id: 'w-c', type: 'InstanceCreated', data: created('w').data }],
+      'no_stream',
+    );
     await runner.waitFor(written.position, 2000);
     expect(models.findInstance('w')).toBeDefined();
     await expect(runner.waitFor(written.position + 1000n, 100)).rejects.toBeInstanceOf(ReadModelLagError);
@@ -158,10 +204,15 @@ describe('projection runner', () => {
     const store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), pollIntervalMs: 10 });
     const models = new SqliteReadModels(join(dir, 'rm.sqlite'));
     const lines: string[] = [];
-    const runner = new ProjectionRunner(store, models, createLogger('warn', {}, (line) => lines.push(line)), {
-      streamNamePrefixes: PROJECTED_STREAM_PREFIXES,
-      retryDelayMs: 20,
-    });
+    const runner = new ProjectionRunner(
+      store,
+      models,
+      createLogger('warn', {}, (line) => lines.push(line)),
+      {
+        streamNamePrefixes: PROJECTED_STREAM_PREFIXES,
+        retryDelayMs: 20,
+      },
+    );
     try {
       runner.start();
       await runner.ready;
@@ -183,5 +234,4 @@ describe('projection runner', () => {
       await store.close();
     }
   });
-
 });

@@ -44,7 +44,9 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
     if (version?.value !== String(PROJECTION_VERSION)) this.reset();
     this.meta = {
       get: this.db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck(),
-      set: this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      set: this.db.prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ),
     };
     this.instances = new SqliteInstances(this.db);
     this.webhookLogs = new SqliteWebhookLogs(this.db);
@@ -114,7 +116,9 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
   private reset(): void {
     // A new version may change the tables' shape, so they are made anew rather than emptied.
     this.db.transaction(() => {
-      this.db.exec('DROP TABLE IF EXISTS instances; DROP TABLE IF EXISTS delivery_attempts; DROP TABLE IF EXISTS meta;');
+      this.db.exec(
+        'DROP TABLE IF EXISTS instances; DROP TABLE IF EXISTS delivery_attempts; DROP TABLE IF EXISTS meta;',
+      );
       this.db.exec(SCHEMA);
       this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('version', String(PROJECTION_VERSION));
     })();

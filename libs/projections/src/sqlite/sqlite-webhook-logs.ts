@@ -65,8 +65,14 @@ export class SqliteWebhookLogs implements WebhookLogsQuery {
         `DELETE FROM delivery_attempts WHERE instance_id = ? AND position <
            (SELECT position FROM delivery_attempts WHERE instance_id = ? ORDER BY position DESC LIMIT 1 OFFSET ${ATTEMPTS_KEPT - 1})`,
       ),
-      crowded: db.prepare<[], string>(`SELECT instance_id FROM delivery_attempts GROUP BY instance_id HAVING count(*) > ${ATTEMPTS_KEPT}`).pluck(),
-      latestAttempts: db.prepare<[string, number], AttemptRow>('SELECT * FROM delivery_attempts WHERE instance_id = ? ORDER BY position DESC LIMIT ?'),
+      crowded: db
+        .prepare<[], string>(
+          `SELECT instance_id FROM delivery_attempts GROUP BY instance_id HAVING count(*) > ${ATTEMPTS_KEPT}`,
+        )
+        .pluck(),
+      latestAttempts: db.prepare<[string, number], AttemptRow>(
+        'SELECT * FROM delivery_attempts WHERE instance_id = ? ORDER BY position DESC LIMIT ?',
+      ),
     };
   }
 
@@ -80,7 +86,18 @@ export class SqliteWebhookLogs implements WebhookLogsQuery {
       const attempt = deliveryAttemptOf(event);
       if (!attempt) continue;
       const { position, instanceId, webhookId, sequence, at, status, error, durationMs, nextAttemptAt, test } = attempt;
-      columns.push(position, instanceId, webhookId, sequence, at, status, error, durationMs, nextAttemptAt, test ? 1 : 0);
+      columns.push(
+        position,
+        instanceId,
+        webhookId,
+        sequence,
+        at,
+        status,
+        error,
+        durationMs,
+        nextAttemptAt,
+        test ? 1 : 0,
+      );
       if (columns.length === ATTEMPTS_PER_INSERT * ATTEMPT_COLUMNS) {
         this.statements.insertAttempts.run(columns);
         columns.length = 0;
@@ -93,7 +110,8 @@ export class SqliteWebhookLogs implements WebhookLogsQuery {
       this.unpruned.set(instanceId, unpruned);
       if (unpruned === ATTEMPTS_KEPT) due.push(instanceId);
     }
-    for (let i = 0; i < columns.length; i += ATTEMPT_COLUMNS) this.statements.insertAttempt.run(columns.slice(i, i + ATTEMPT_COLUMNS));
+    for (let i = 0; i < columns.length; i += ATTEMPT_COLUMNS)
+      this.statements.insertAttempt.run(columns.slice(i, i + ATTEMPT_COLUMNS));
     // Live, an instance is pruned back to its last ATTEMPTS_KEPT once that many more were added, not
     // on every batch, which would prune all the time.
     for (const instanceId of due) {
@@ -114,7 +132,9 @@ export class SqliteWebhookLogs implements WebhookLogsQuery {
     const prune = this.pruneDue;
     this.db.transaction(() => {
       this.db.exec(DELIVERY_ATTEMPTS_SCHEMA);
-      if (prune) for (const instanceId of this.statements.crowded.all()) this.statements.pruneAttempts.run(instanceId, instanceId);
+      if (prune)
+        for (const instanceId of this.statements.crowded.all())
+          this.statements.pruneAttempts.run(instanceId, instanceId);
     })();
     if (prune) {
       this.unpruned.clear();

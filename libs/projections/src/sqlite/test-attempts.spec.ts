@@ -27,14 +27,47 @@ describe('test notification attempts in the webhook-logs read model', () => {
   it('shows a test with sequence null and test true, beside delivery attempts (test false), and applying twice changes nothing', async () => {
     const models = new SqliteReadModels(join(dir, 'rm.sqlite'));
     const events = [
-      event(1n, 'NotificationDelivered', { instanceId: 'a', webhookId: 'msg_1', sequence: 1, attempt: 1, at: AT, status: 200, durationMs: 3 }),
-      event(2n, 'TestNotificationAttempted', { instanceId: 'a', webhookId: 'test_1', at: AT, status: 0, error: 'timeout: no answer within 1000 ms', durationMs: 1001 }),
+      event(1n, 'NotificationDelivered', {
+        instanceId: 'a',
+        webhookId: 'msg_1',
+        sequence: 1,
+        attempt: 1,
+        at: AT,
+        status: 200,
+        durationMs: 3,
+      }),
+      event(2n, 'TestNotificationAttempted', {
+        instanceId: 'a',
+        webhookId: 'test_1',
+        at: AT,
+        status: 0,
+        error: 'timeout: no answer within 1000 ms',
+        durationMs: 1001,
+      }),
     ];
     models.apply(events, 2n);
     models.apply(events, 2n);
     expect(models.latestAttempts('a', 10)).toEqual([
-      { at: AT, sequence: null, webhookId: 'test_1', status: 0, error: 'timeout: no answer within 1000 ms', durationMs: 1001, nextAttemptAt: null, test: true },
-      { at: AT, sequence: 1, webhookId: 'msg_1', status: 200, error: '', durationMs: 3, nextAttemptAt: null, test: false },
+      {
+        at: AT,
+        sequence: null,
+        webhookId: 'test_1',
+        status: 0,
+        error: 'timeout: no answer within 1000 ms',
+        durationMs: 1001,
+        nextAttemptAt: null,
+        test: true,
+      },
+      {
+        at: AT,
+        sequence: 1,
+        webhookId: 'msg_1',
+        status: 200,
+        error: '',
+        durationMs: 3,
+        nextAttemptAt: null,
+        test: false,
+      },
     ]);
     await models.close();
   });

@@ -16,14 +16,31 @@ function nextAppend(n: number, revisions: bigint[]) {
   const now = new Date().toISOString();
   if (mode === 'create') {
     const instanceId = randomBytes(12).toString('hex');
-    const data = { instanceId, accountId: '0'.repeat(32), packageId: 'monthly', tokenHash: `sha256:${'0'.repeat(64)}`, createdAt: now, expiresAt: now };
-    return { stream: `instance-${instanceId}`, event: { id: randomUUID(), type: 'InstanceCreated', data }, expected: 'no_stream' as const, slot: -1 };
+    const data = {
+      instanceId,
+      accountId: '0'.repeat(32),
+      packageId: 'monthly',
+      tokenHash: `sha256:${'0'.repeat(64)}`,
+      createdAt: now,
+      expiresAt: now,
+    };
+    return {
+      stream: `instance-${instanceId}`,
+      event: { id: randomUUID(), type: 'InstanceCreated', data },
+      expected: 'no_stream' as const,
+      slot: -1,
+    };
   }
   const slot = n % streams;
   const instanceId = `bench${String(slot).padStart(19, '0')}`;
   const url = `https://8.8.8.8/${(n / streams) % 2 < 1 ? 'a' : 'b'}`;
   const expected = revisions[slot] < 0n ? ('no_stream' as const) : revisions[slot];
-  return { stream: `instance-${instanceId}`, event: { id: randomUUID(), type: 'WebhookSet', data: { instanceId, url, setAt: now } }, expected, slot };
+  return {
+    stream: `instance-${instanceId}`,
+    event: { id: randomUUID(), type: 'WebhookSet', data: { instanceId, url, setAt: now } },
+    expected,
+    slot,
+  };
 }
 
 async function main(): Promise<void> {
@@ -44,7 +61,13 @@ async function main(): Promise<void> {
   }
   const elapsed = (performance.now() - started) / 1000;
   await store.close();
-  emit({ appends: latencies.length, seconds: elapsed, perSecond: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) });
+  emit({
+    appends: latencies.length,
+    seconds: elapsed,
+    perSecond: latencies.length / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  });
 }
 
 void main();

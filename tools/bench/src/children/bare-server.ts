@@ -8,7 +8,11 @@ const body = Buffer.from(required(childArgs(), 'body-base64'), 'base64');
 const server = createServer((req, res) => {
   req.on('data', () => undefined);
   req.on('end', () => {
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, 'cache-control': 'no-store' });
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': body.length,
+      'cache-control': 'no-store',
+    });
     res.end(body);
   });
 });

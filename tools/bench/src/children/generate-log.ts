@@ -3,7 +3,15 @@
 //   --kind replay: a realistic mix up to --events: instances created over the first half of the log,
 //     renewals, and traffic (messages and acks, each with its notification and delivery outcome).
 import { randomBytes } from 'node:crypto';
-import { AccountIdentity, SecretBox, dataKey as heldKey, newSigningSecret, sealAckWith, sealMessageWith, type DataKey } from '@gw/application';
+import {
+  AccountIdentity,
+  SecretBox,
+  dataKey as heldKey,
+  newSigningSecret,
+  sealAckWith,
+  sealMessageWith,
+  type DataKey,
+} from '@gw/application';
 import { childArgs, emit, required } from '../support/child';
 import { LogWriter, prng, writeAccount, writeInstance } from '../support/synthetic-log';
 
@@ -67,7 +75,12 @@ function writeMix(log: LogWriter, target: number): Record<string, number> {
     const r = random();
     if (r < 0.01) {
       const renewedAt = at();
-      log.add(`instance-${instanceId}`, 'InstanceRenewed', { instanceId, packageId: 'annual', renewedAt, expiresAt: iso(Date.parse(renewedAt) + 365 * DAY) }, renewedAt);
+      log.add(
+        `instance-${instanceId}`,
+        'InstanceRenewed',
+        { instanceId, packageId: 'annual', renewedAt, expiresAt: iso(Date.parse(renewedAt) + 365 * DAY) },
+        renewedAt,
+      );
       continue;
     }
     traffic += 1;
@@ -78,25 +91,68 @@ function writeMix(log: LogWriter, target: number): Record<string, number> {
     // Personal fields sealed as the service seals them (docs/api.md 9.3), the notification copying them.
     const key = dataKey(log, instanceId, receivedAt);
     const content = isMessage
-      ? { messages: [sealMessageWith(key, { id, chatId, from: chatId, fromMe: false, senderName: 'Bench Sender', type: 'chat', body: `Hello! This is message ${traffic}; how are you?`, time: 1_767_225_600 })] }
+      ? {
+          messages: [
+            sealMessageWith(key, {
+              id,
+              chatId,
+              from: chatId,
+              fromMe: false,
+              senderName: 'Bench Sender',
+              type: 'chat',
+              body: `Hello! This is message ${traffic}; how are you?`,
+              time: 1_767_225_600,
+            }),
+          ],
+        }
       : { ack: [sealAckWith(key, { id, chatId, status: 'delivered', time: 1_767_225_600 })] };
-    const inboxData = isMessage ? { instanceId, message: content.messages![0], receivedAt } : { instanceId, ack: content.ack![0], receivedAt };
+    const inboxData = isMessage
+      ? { instanceId, message: content.messages![0], receivedAt }
+      : { instanceId, ack: content.ack![0], receivedAt };
     log.add(`inbox-${instanceId}`, isMessage ? 'MessageReceived' : 'AckReceived', inboxData, receivedAt);
     const sequence = ++sequences[k];
     const ref = { instanceId, webhookId: `msg_bench${traffic}`, sequence };
     const stream = `notifications-${instanceId}`;
     const createdAt = at();
-    log.add(stream, 'NotificationCreated', { ...ref, body: { instanceId, sequence, ...content }, sourceEventIds: [id], createdAt }, createdAt);
+    log.add(
+      stream,
+      'NotificationCreated',
+      { ...ref, body: { instanceId, sequence, ...content }, sourceEventIds: [id], createdAt },
+      createdAt,
+    );
     let attempt = 1;
     if (random() < 0.05) {
       const failedAt = at();
-      log.add(stream, 'DeliveryAttemptFailed', { ...ref, attempt, at: failedAt, status: 503, error: '', durationMs: 40, nextAttemptAt: iso(Date.parse(failedAt) + 5000) }, failedAt);
+      log.add(
+        stream,
+        'DeliveryAttemptFailed',
+        {
+          ...ref,
+          attempt,
+          at: failedAt,
+          status: 503,
+          error: '',
+          durationMs: 40,
+          nextAttemptAt: iso(Date.parse(failedAt) + 5000),
+        },
+        failedAt,
+      );
       attempt += 1;
     }
     const deliveredAt = at();
-    log.add(stream, 'NotificationDelivered', { ...ref, attempt, at: deliveredAt, status: 200, durationMs: 35 }, deliveredAt);
+    log.add(
+      stream,
+      'NotificationDelivered',
+      { ...ref, attempt, at: deliveredAt, status: 200, durationMs: 35 },
+      deliveredAt,
+    );
     if (traffic % 2000 === 0) {
-      log.add('notifier-checkpoint-0-of-1', 'NotifierCheckpointed', { partition: 0, partitions: 1, position: String(log.events), at: deliveredAt }, deliveredAt);
+      log.add(
+        'notifier-checkpoint-0-of-1',
+        'NotifierCheckpointed',
+        { partition: 0, partitions: 1, position: String(log.events), at: deliveredAt },
+        deliveredAt,
+      );
     }
   }
   return { instances: ids.length, accounts: Math.ceil(ids.length / PER_ACCOUNT), traffic };
@@ -106,7 +162,10 @@ async function main(): Promise<void> {
   const started = performance.now();
   const log = await LogWriter.open(required(args, 'file'));
   const kind = required(args, 'kind');
-  const counts = kind === 'instances' ? writeInstances(log, Number(required(args, 'instances'))) : writeMix(log, Number(required(args, 'events')));
+  const counts =
+    kind === 'instances'
+      ? writeInstances(log, Number(required(args, 'instances')))
+      : writeMix(log, Number(required(args, 'events')));
   log.close();
   emit({ events: log.events, ...counts, seconds: (performance.now() - started) / 1000 });
 }

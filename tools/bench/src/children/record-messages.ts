@@ -20,7 +20,10 @@ const runId = required(args, 'run-id');
 async function main(): Promise<void> {
   let committedAt: number | undefined;
   // The last commit's moment: a data key made during the run (a UTC day ending) commits apart, first.
-  const sqlite = new SqliteEventStore({ file: required(args, 'file'), onGroupCommitted: () => (committedAt = epochMs()) });
+  const sqlite = new SqliteEventStore({
+    file: required(args, 'file'),
+    onGroupCommitted: () => (committedAt = epochMs()),
+  });
   const store = withEventSchemas(sqlite);
   const personal = PersonalData.on(store, new SecretBox(Buffer.from(required(args, 'secrets-key'), 'hex')));
   // Each instance's data key of the day is made (or read) before the clock starts: a key is made once

@@ -15,7 +15,12 @@ const PAGE = 1000;
 
 async function rebuild(store: EventStore, modelsFile: string): Promise<number> {
   const models = new SqliteReadModels(modelsFile);
-  const runner = new ProjectionRunner(store, models, createLogger('warn', { app: 'bench' }, (line) => process.stderr.write(line)), { streamNamePrefixes: PROJECTED_STREAM_PREFIXES });
+  const runner = new ProjectionRunner(
+    store,
+    models,
+    createLogger('warn', { app: 'bench' }, (line) => process.stderr.write(line)),
+    { streamNamePrefixes: PROJECTED_STREAM_PREFIXES },
+  );
   runner.start();
   await runner.ready;
   await runner.stop();
@@ -40,7 +45,10 @@ async function main(): Promise<void> {
   const events = Number(await store.headPosition());
   const mode = required(args, 'mode');
   const started = performance.now();
-  const result = mode === 'projections' ? { instanceRows: await rebuild(withEventSchemas(store), required(args, 'models')) } : { eventsRead: await readEverything(store) };
+  const result =
+    mode === 'projections'
+      ? { instanceRows: await rebuild(withEventSchemas(store), required(args, 'models')) }
+      : { eventsRead: await readEverything(store) };
   const seconds = (performance.now() - started) / 1000;
   await store.close();
   emit({ mode, events, seconds, eventsPerSecond: events / seconds, ...result, rssBytes: process.memoryUsage().rss });

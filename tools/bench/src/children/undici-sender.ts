@@ -17,7 +17,11 @@ async function main(): Promise<void> {
   const work: Array<{ path: string; body: string; webhookId: string }> = [];
   for (let n = 1; n <= perInstance; n++) {
     for (const [index, instanceId] of instances.entries()) {
-      work.push({ path: `/hook/${index}`, body: notificationBody(instanceId, n, benchMessage(runId, index, n)), webhookId: `msg_${runId}_${index}_${n}` });
+      work.push({
+        path: `/hook/${index}`,
+        body: notificationBody(instanceId, n, benchMessage(runId, index, n)),
+        webhookId: `msg_${runId}_${index}_${n}`,
+      });
     }
   }
   const pool = new Pool(origin, { connections: concurrency, pipelining: 1, keepAliveTimeout: 60_000 });

@@ -5,7 +5,10 @@ import { ApiFixture, postJson } from '../support/api-fixture';
 import { load, type LoadOptions, type LoadResult } from '../support/load';
 
 /** Warm-up run (JIT, connections), then the measured run. */
-async function warmAndLoad(ctx: BenchContext, options: Omit<LoadOptions, 'seconds' | 'connections'>): Promise<LoadResult> {
+async function warmAndLoad(
+  ctx: BenchContext,
+  options: Omit<LoadOptions, 'seconds' | 'connections'>,
+): Promise<LoadResult> {
   await load({ ...options, connections: ctx.sizes.connections, seconds: ctx.sizes.warmUpSeconds });
   return load({ ...options, connections: ctx.sizes.connections, seconds: ctx.sizes.httpSeconds });
 }
@@ -13,7 +16,11 @@ async function warmAndLoad(ctx: BenchContext, options: Omit<LoadOptions, 'second
 const path = '/getWebhookStatus';
 
 /** getWebhookStatus under load on an API started with `env` on top of the bench's defaults. */
-async function statusLoad(ctx: BenchContext, label: string, env: Record<string, string>): Promise<{ result: LoadResult; answer: string; requestBody: string }> {
+async function statusLoad(
+  ctx: BenchContext,
+  label: string,
+  env: Record<string, string>,
+): Promise<{ result: LoadResult; answer: string; requestBody: string }> {
   const fixture = await ApiFixture.start(ctx, label, env);
   try {
     const [instance] = await fixture.instances(1);
@@ -21,8 +28,16 @@ async function statusLoad(ctx: BenchContext, label: string, env: Record<string, 
     const requestBody = JSON.stringify(instance);
     const answer = await (await postJson(`${fixture.api.url('instance')}${path}`, instance)).text();
     if (!answer.startsWith('{"success":true')) throw new Error(`getWebhookStatus failed: ${answer}`);
-    ctx.log(`a: API getWebhookStatus${env['LOG_LEVEL'] ? ` at LOG_LEVEL=${env['LOG_LEVEL']}` : ''}, ${ctx.sizes.connections} connections, ${ctx.sizes.httpSeconds} s`);
-    const result = await warmAndLoad(ctx, { origin: fixture.api.url('instance'), path, method: 'POST', body: requestBody, expectBody: answer });
+    ctx.log(
+      `a: API getWebhookStatus${env['LOG_LEVEL'] ? ` at LOG_LEVEL=${env['LOG_LEVEL']}` : ''}, ${ctx.sizes.connections} connections, ${ctx.sizes.httpSeconds} s`,
+    );
+    const result = await warmAndLoad(ctx, {
+      origin: fixture.api.url('instance'),
+      path,
+      method: 'POST',
+      body: requestBody,
+      expectBody: answer,
+    });
     return { result, answer, requestBody };
   } finally {
     await fixture.stop();
@@ -45,7 +60,13 @@ export async function scenarioA(ctx: BenchContext): Promise<ScenarioResult> {
   let baseline: LoadResult;
   try {
     const { port } = await bare.nextLine<{ port: number }>();
-    baseline = await warmAndLoad(ctx, { origin: `http://127.0.0.1:${port}`, path, method: 'POST', body: requestBody, expectBody: answer });
+    baseline = await warmAndLoad(ctx, {
+      origin: `http://127.0.0.1:${port}`,
+      path,
+      method: 'POST',
+      body: requestBody,
+      expectBody: answer,
+    });
   } finally {
     await bare.stop();
   }

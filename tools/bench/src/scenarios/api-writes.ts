@@ -24,7 +24,16 @@ async function appendLoop(ctx: BenchContext, mode: 'webhook' | 'create'): Promis
   const dir = tempDir(`append-${mode}`);
   try {
     const seconds = String(ctx.sizes.httpSeconds + ctx.sizes.warmUpSeconds);
-    return await runChild<AppendLoop>('append-loop', ['--file', join(dir, 'events.sqlite'), '--seconds', seconds, '--mode', mode, '--streams', String(WEBHOOK_INSTANCES)]);
+    return await runChild<AppendLoop>('append-loop', [
+      '--file',
+      join(dir, 'events.sqlite'),
+      '--seconds',
+      seconds,
+      '--mode',
+      mode,
+      '--streams',
+      String(WEBHOOK_INSTANCES),
+    ]);
   } finally {
     removeDir(dir);
   }
@@ -40,7 +49,9 @@ async function measureWrites(
   const fixture = await ApiFixture.start(ctx, label);
   try {
     const options = await prepare(fixture);
-    ctx.log(`${label}: API ${options.method} ${options.path.split('?')[0]}, ${ctx.sizes.connections} connections, ${ctx.sizes.httpSeconds} s`);
+    ctx.log(
+      `${label}: API ${options.method} ${options.path.split('?')[0]}, ${ctx.sizes.connections} connections, ${ctx.sizes.httpSeconds} s`,
+    );
     const sized = (seconds: number) => ({ ...options, connections: ctx.sizes.connections, seconds });
     await load(sized(ctx.sizes.warmUpSeconds));
     const before = fixture.countEvents(eventType);
@@ -75,28 +86,48 @@ export async function scenarioB(ctx: BenchContext): Promise<ScenarioResult> {
   // The same calls all on one instance: commands on one stream take turns in the API (issue 27's
   // goal: p99 under 50 ms and never 0012).
   let conflicts = 0;
-  const { result: hot, recorded: hotRecorded } = await measureWrites(ctx, 'b-one-stream', 'WebhookSet', async (fixture) => {
-    const [instance] = await fixture.instances(1);
-    await fixture.webhook(instance, URLS[0]);
-    let n = 0;
-    return {
-      origin: fixture.api.url('instance'),
-      path: '/webhook',
-      method: 'POST',
-      next: () => ({ body: JSON.stringify({ ...instance, webhookUrl: URLS[++n % 2] }) }),
-      check: (body) => {
-        if (body.includes('"0012"')) conflicts += 1;
-        return isSuccess(body);
-      },
-    };
-  });
+  const { result: hot, recorded: hotRecorded } = await measureWrites(
+    ctx,
+    'b-one-stream',
+    'WebhookSet',
+    async (fixture) => {
+      const [instance] = await fixture.instances(1);
+      await fixture.webhook(instance, URLS[0]);
+      let n = 0;
+      return {
+        origin: fixture.api.url('instance'),
+        path: '/webhook',
+        method: 'POST',
+        next: () => ({ body: JSON.stringify({ ...instance, webhookUrl: URLS[++n % 2] }) }),
+        check: (body) => {
+          if (body.includes('"0012"')) conflicts += 1;
+          return isSuccess(body);
+        },
+      };
+    },
+  );
   ctx.log('b: baseline, SqliteEventStore append loop');
   const baseline = await appendLoop(ctx, 'webhook');
-  const result = writeResult('b', 'webhook set, alternating two URLs (one WebhookSet per call)', api, recorded, baseline, started);
+  const result = writeResult(
+    'b',
+    'webhook set, alternating two URLs (one WebhookSet per call)',
+    api,
+    recorded,
+    baseline,
+    started,
+  );
   result.figures.push(
     figure('b.oneStream.rps', 'one instance: requests/s', '', hot.rps, baseline.perSecond),
-    figure('b.oneStream.p99', 'one instance: p99 latency', 'ms', hot.p99, baseline.p99, { on: 'value', op: '<', target: 50 }),
-    figure('b.oneStream.conflicts', 'one instance: answers 0012', '', conflicts, undefined, { on: 'value', op: '<=', target: 0 }),
+    figure('b.oneStream.p99', 'one instance: p99 latency', 'ms', hot.p99, baseline.p99, {
+      on: 'value',
+      op: '<',
+      target: 50,
+    }),
+    figure('b.oneStream.conflicts', 'one instance: answers 0012', '', conflicts, undefined, {
+      on: 'value',
+      op: '<=',
+      target: 0,
+    }),
   );
   result.raw['oneStream'] = { api: hot, eventsRecordedInMeasuredRun: hotRecorded, conflicts };
   return result;
@@ -106,8 +137,18 @@ export async function scenarioB(ctx: BenchContext): Promise<ScenarioResult> {
 export async function scenarioC(ctx: BenchContext): Promise<ScenarioResult> {
   const started = performance.now();
   const { result: api, recorded } = await measureWrites(ctx, 'c', 'InstanceCreated', async (fixture) => {
-    const query = new URLSearchParams({ email: fixture.account.email, token: fixture.account.apikey, packageid: 'monthly' });
-    return { origin: fixture.api.url('account'), path: `/newInstance?${query}`, method: 'GET', next: () => ({}), check: isSuccess };
+    const query = new URLSearchParams({
+      email: fixture.account.email,
+      token: fixture.account.apikey,
+      packageid: 'monthly',
+    });
+    return {
+      origin: fixture.api.url('account'),
+      path: `/newInstance?${query}`,
+      method: 'GET',
+      next: () => ({}),
+      check: isSuccess,
+    };
   });
   ctx.log('c: baseline, SqliteEventStore append loop (new streams)');
   const baseline = await appendLoop(ctx, 'create');
@@ -129,17 +170,34 @@ export async function scenarioH(ctx: BenchContext): Promise<ScenarioResult> {
       headers: { authorization: `Bearer ${fixture.secrets.internalToken}`, 'content-type': 'application/json' },
       next: () => {
         const i = n++ % instances.length;
-        return { path: `/instances/${instances[i].instanceid}/messages`, body: JSON.stringify(benchMessage(runId, i, n)) };
+        return {
+          path: `/instances/${instances[i].instanceid}/messages`,
+          body: JSON.stringify(benchMessage(runId, i, n)),
+        };
       },
       check: (body) => body === '{"success":true}',
     };
   });
   ctx.log('h: baseline, SqliteEventStore append loop');
   const baseline = await appendLoop(ctx, 'webhook');
-  return writeResult('h', 'ingest: POST /instances/{id}/messages (one MessageReceived per call)', api, recorded, baseline, started);
+  return writeResult(
+    'h',
+    'ingest: POST /instances/{id}/messages (one MessageReceived per call)',
+    api,
+    recorded,
+    baseline,
+    started,
+  );
 }
 
-function writeResult(id: string, title: string, api: LoadResult, recorded: number, baseline: AppendLoop, started: number): ScenarioResult {
+function writeResult(
+  id: string,
+  title: string,
+  api: LoadResult,
+  recorded: number,
+  baseline: AppendLoop,
+  started: number,
+): ScenarioResult {
   return {
     id,
     title,

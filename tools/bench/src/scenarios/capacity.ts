@@ -24,7 +24,11 @@ interface Recovery {
  * Probes recorded→received latency after the load stops: one message every PROBE_EVERY_MS for
  * PROBE_FOR_MS, on instance 0, watching the receiver beside the load's own handler.
  */
-async function recovery(stack: NotifierStack, send: (index: number, n: number, runId: string) => Promise<number>, loadEndsAt: number): Promise<Recovery> {
+async function recovery(
+  stack: NotifierStack,
+  send: (index: number, n: number, runId: string) => Promise<number>,
+  loadEndsAt: number,
+): Promise<Recovery> {
   const sentAt = new Map<string, number>();
   const latencies = new Map<string, number>();
   const load = stack.receiver.onRequest;
@@ -88,26 +92,65 @@ export async function scenarioI(ctx: BenchContext): Promise<ScenarioResult> {
       ctx.log(`i: baseline, ${rate}/s straight to the receiver`);
       const baseline = await latencyRun(stack, rate, Math.min(seconds, 5), `${runId}base`, async (index, n) => {
         const body = notificationBody(stack.instances[index].instanceid, n, benchMessage(`${runId}base`, index, n));
-        const answer = await direct.request({ path: `/hook/${index}`, method: 'POST', headers: webhookHeaders(`msg_${runId}base_${index}_${n}`), body });
+        const answer = await direct.request({
+          path: `/hook/${index}`,
+          method: 'POST',
+          headers: webhookHeaders(`msg_${runId}base_${index}_${n}`),
+          body,
+        });
         await answer.body.dump();
         return answer.statusCode;
       });
       runs.push({ rate, service: measured, baseline });
     }
-    const knee = runs.filter((r) => r.service.latency.p99 < GOAL_MS && r.service.lost === 0).reduce((best, r) => Math.max(best, r.rate), 0);
+    const knee = runs
+      .filter((r) => r.service.latency.p99 < GOAL_MS && r.service.lost === 0)
+      .reduce((best, r) => Math.max(best, r.rate), 0);
     const figures: Figure[] = runs.flatMap(({ rate, service, baseline }, k) => {
       const goal = k < runs.length - 1 ? ({ on: 'value', op: '<', target: GOAL_MS } as const) : undefined;
       return [
         figure(`i.p50@${rate}`, `p50 recorded→received @${rate}/s`, 'ms', service.latency.p50, baseline.latency.p50),
-        figure(`i.p99@${rate}`, `p99 recorded→received @${rate}/s`, 'ms', service.latency.p99, baseline.latency.p99, goal),
-        figure(`i.accepted@${rate}`, `accepted/s (202) @${rate}/s`, '', service.accepted / seconds, service.offeredPerSecond),
-        figure(`i.refused@${rate}`, `refused 0010/0011 @${rate}/s`, '', (service.statuses['429'] ?? 0) + (service.statuses['503'] ?? 0)),
-        figure(`i.lost@${rate}`, `accepted and not received @${rate}/s`, '', service.lost, undefined, { on: 'value', op: '<=', target: 0 }),
+        figure(
+          `i.p99@${rate}`,
+          `p99 recorded→received @${rate}/s`,
+          'ms',
+          service.latency.p99,
+          baseline.latency.p99,
+          goal,
+        ),
+        figure(
+          `i.accepted@${rate}`,
+          `accepted/s (202) @${rate}/s`,
+          '',
+          service.accepted / seconds,
+          service.offeredPerSecond,
+        ),
+        figure(
+          `i.refused@${rate}`,
+          `refused 0010/0011 @${rate}/s`,
+          '',
+          (service.statuses['429'] ?? 0) + (service.statuses['503'] ?? 0),
+        ),
+        figure(`i.lost@${rate}`, `accepted and not received @${rate}/s`, '', service.lost, undefined, {
+          on: 'value',
+          op: '<=',
+          target: 0,
+        }),
         figure(`i.backlog@${rate}`, `most accepted, not yet received @${rate}/s`, '', service.maxBacklog),
       ];
     });
     figures.push(figure('i.knee', `highest offered rate with p99 < ${GOAL_MS} ms, nothing lost`, '/s', knee));
-    if (recovered) figures.push(figure('i.recovery', `back under ${GOAL_MS} ms after the ${rates[rates.length - 1]}/s load stopped`, 'ms', recovered.backUnderGoalAfterMs, undefined, { on: 'value', op: '<=', target: 10_000 }));
+    if (recovered)
+      figures.push(
+        figure(
+          'i.recovery',
+          `back under ${GOAL_MS} ms after the ${rates[rates.length - 1]}/s load stopped`,
+          'ms',
+          recovered.backUnderGoalAfterMs,
+          undefined,
+          { on: 'value', op: '<=', target: 10_000 },
+        ),
+      );
     return {
       id: 'i',
       title: `capacity: ${rates.join(', ')} messages/s offered through the ingest host, ${seconds} s each`,

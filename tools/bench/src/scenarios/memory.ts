@@ -20,9 +20,23 @@ async function apiMemory(ctx: BenchContext, instances: number, label: string): P
   const dir = tempDir(label);
   const secrets = newSecrets();
   try {
-    const log = await runChild<{ events: number; accounts: number }>('generate-log', ['--file', join(dir, 'events.sqlite'), '--kind', 'instances', '--instances', String(instances), '--secrets-key', secrets.secretsKey]);
+    const log = await runChild<{ events: number; accounts: number }>('generate-log', [
+      '--file',
+      join(dir, 'events.sqlite'),
+      '--kind',
+      'instances',
+      '--instances',
+      String(instances),
+      '--secrets-key',
+      secrets.secretsKey,
+    ]);
     const started = performance.now();
-    const api = await AppChild.start('api', { dataDir: dir, secrets, readyTimeoutMs: 600_000, profileLabel: ctx.profile ? `${label}-api` : undefined });
+    const api = await AppChild.start('api', {
+      dataDir: dir,
+      secrets,
+      readyTimeoutMs: 600_000,
+      profileLabel: ctx.profile ? `${label}-api` : undefined,
+    });
     const startSeconds = (performance.now() - started) / 1000;
     try {
       for (let q = 0; q < 50; q++) {
@@ -32,7 +46,9 @@ async function apiMemory(ctx: BenchContext, instances: number, label: string): P
       }
       for (let a = 0; a < Math.min(10, log.accounts); a++) {
         const { email, apikey } = syntheticAccount(Math.floor((a * log.accounts) / 10));
-        await expectSuccess(await fetch(`${api.url('account')}/listInstances?${new URLSearchParams({ email, apikey })}`));
+        await expectSuccess(
+          await fetch(`${api.url('account')}/listInstances?${new URLSearchParams({ email, apikey })}`),
+        );
       }
       return { instances, events: log.events, startSeconds, ...api.memory() };
     } finally {
@@ -55,7 +71,11 @@ export async function scenarioF(ctx: BenchContext): Promise<ScenarioResult> {
     title: `API memory with ${large.instances} instances`,
     baseline: 'the same API with 100 instances, same queries',
     figures: [
-      figure('f.rss', 'API RSS after queries', 'MiB', large.rss / MiB, baseline.rss / MiB, { on: 'value', op: '<', target: 300 }),
+      figure('f.rss', 'API RSS after queries', 'MiB', large.rss / MiB, baseline.rss / MiB, {
+        on: 'value',
+        op: '<',
+        target: 300,
+      }),
       figure('f.peak', 'API peak RSS (VmHWM)', 'MiB', large.peak / MiB, baseline.peak / MiB),
       figure('f.start', 'API start (read models built)', 's', large.startSeconds, baseline.startSeconds),
     ],

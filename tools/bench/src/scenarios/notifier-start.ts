@@ -17,9 +17,19 @@ function metric(text: string, name: string): number {
   return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 }
 
-async function startNotifier(ctx: BenchContext, dir: string, secrets: Secrets, label: string): Promise<{ notifier: AppChild; seconds: number; rss: number; replayed: number }> {
+async function startNotifier(
+  ctx: BenchContext,
+  dir: string,
+  secrets: Secrets,
+  label: string,
+): Promise<{ notifier: AppChild; seconds: number; rss: number; replayed: number }> {
   const started = performance.now();
-  const notifier = await AppChild.start('notifier', { dataDir: dir, secrets, readyTimeoutMs: 600_000, profileLabel: ctx.profile ? label : undefined });
+  const notifier = await AppChild.start('notifier', {
+    dataDir: dir,
+    secrets,
+    readyTimeoutMs: 600_000,
+    profileLabel: ctx.profile ? label : undefined,
+  });
   const seconds = (performance.now() - started) / 1000;
   const text = await (await fetch(`${notifier.url('notifier')}/metrics`)).text();
   return { notifier, seconds, rss: notifier.memory().rss, replayed: metric(text, 'notifier_start_replayed_events') };
@@ -31,7 +41,16 @@ async function notifierStarts(ctx: BenchContext, events: number, label: string):
   const dir = tempDir(label);
   const secrets = newSecrets();
   try {
-    const log = await runChild<{ events: number }>('generate-log', ['--file', join(dir, 'events.sqlite'), '--kind', 'replay', '--events', String(events), '--secrets-key', secrets.secretsKey]);
+    const log = await runChild<{ events: number }>('generate-log', [
+      '--file',
+      join(dir, 'events.sqlite'),
+      '--kind',
+      'replay',
+      '--events',
+      String(events),
+      '--secrets-key',
+      secrets.secretsKey,
+    ]);
     const first = await startNotifier(ctx, dir, secrets, `${label}-first`);
     // The snapshot is written in the background right after the start: wait until it is recorded.
     const deadline = Date.now() + 120_000;
@@ -66,12 +85,33 @@ export async function scenarioG(ctx: BenchContext): Promise<ScenarioResult> {
     title: `notifier start on ${large.events} events, against ${small.events}`,
     baseline: 'the same start on a log ten times smaller',
     figures: [
-      figure('g.notifierStart', 'notifier start from its snapshot', 's', large.again.seconds, small.again.seconds, { on: 'value', op: '<', target: 3 }),
-      figure('g.notifierStartRatio', 'start, large log / small log', '', large.again.seconds / small.again.seconds, undefined, { on: 'value', op: '<=', target: 1.5 }),
-      figure('g.notifierRss', 'notifier RSS after that start', 'MiB', large.again.rss / MiB, small.again.rss / MiB, { on: 'value', op: '<', target: 200 }),
+      figure('g.notifierStart', 'notifier start from its snapshot', 's', large.again.seconds, small.again.seconds, {
+        on: 'value',
+        op: '<',
+        target: 3,
+      }),
+      figure(
+        'g.notifierStartRatio',
+        'start, large log / small log',
+        '',
+        large.again.seconds / small.again.seconds,
+        undefined,
+        { on: 'value', op: '<=', target: 1.5 },
+      ),
+      figure('g.notifierRss', 'notifier RSS after that start', 'MiB', large.again.rss / MiB, small.again.rss / MiB, {
+        on: 'value',
+        op: '<',
+        target: 200,
+      }),
       figure('g.firstStart', 'first start, whole log replayed', 's', large.first.seconds, small.first.seconds),
       figure('g.firstRss', 'RSS after the first start', 'MiB', large.first.rss / MiB, small.first.rss / MiB),
-      figure('g.replayed', 'events replayed by the start from the snapshot', '', large.again.replayed, small.again.replayed),
+      figure(
+        'g.replayed',
+        'events replayed by the start from the snapshot',
+        '',
+        large.again.replayed,
+        small.again.replayed,
+      ),
     ],
     raw: { small, large },
     seconds: (performance.now() - started) / 1000,

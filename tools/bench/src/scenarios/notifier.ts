@@ -37,7 +37,12 @@ async function latencyPhase(ctx: BenchContext, stack: NotifierStack) {
     ctx.log(`d: latency baseline, ${rate}/s straight to the receiver`);
     const baseline = await latencyRun(stack, rate, seconds, 'latbase', async (index, n) => {
       const body = notificationBody(stack.instances[index].instanceid, n, benchMessage('latbase', index, n));
-      const answer = await direct.request({ path: `/hook/${index}`, method: 'POST', headers: webhookHeaders(`msg_latbase_${index}_${n}`), body });
+      const answer = await direct.request({
+        path: `/hook/${index}`,
+        method: 'POST',
+        headers: webhookHeaders(`msg_latbase_${index}_${n}`),
+        body,
+      });
       await answer.body.dump();
       return answer.statusCode;
     });
@@ -49,15 +54,28 @@ async function latencyPhase(ctx: BenchContext, stack: NotifierStack) {
 }
 
 /** Counts arrived messages (once per webhook id) until `total` came; the rate is from `startedAt`. */
-async function countArrivals(stack: NotifierStack, total: number, run: () => Promise<{ startedAt: number; failures?: number; recordingSeconds?: number }>): Promise<Throughput> {
+async function countArrivals(
+  stack: NotifierStack,
+  total: number,
+  run: () => Promise<{ startedAt: number; failures?: number; recordingSeconds?: number }>,
+): Promise<Throughput> {
   const counter = new ArrivalCounter();
-  stack.receiver.onRequest = ({ webhookId, json, arrivedAt }) => counter.record(webhookId, messageIdsOf(json).length, arrivedAt);
+  stack.receiver.onRequest = ({ webhookId, json, arrivedAt }) =>
+    counter.record(webhookId, messageIdsOf(json).length, arrivedAt);
   const done = counter.until(total, Math.max(120_000, total * 10));
   const started = await run();
   await done;
   const seconds = (counter.lastArrival - started.startedAt) / 1000;
   const { recordingSeconds } = started;
-  return { count: counter.count, notifications: counter.notifications, seconds, perSecond: counter.count / seconds, duplicates: counter.duplicates, failures: started.failures ?? 0, ...(recordingSeconds === undefined ? {} : { recordingSeconds }) };
+  return {
+    count: counter.count,
+    notifications: counter.notifications,
+    seconds,
+    perSecond: counter.count / seconds,
+    duplicates: counter.duplicates,
+    failures: started.failures ?? 0,
+    ...(recordingSeconds === undefined ? {} : { recordingSeconds }),
+  };
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
@@ -72,7 +90,18 @@ async function throughputPhase(ctx: BenchContext, stack: NotifierStack) {
   const ids = stack.instances.map((i) => i.instanceid).join(',');
   ctx.log(`d: throughput baseline, undici POSTs ${total} bodies at concurrency ${notifierConcurrency}`);
   const baseline = await countArrivals(stack, total, async () => {
-    const sender = NodeChild.start('undici-sender', ['--origin', stack.receiver.url(''), '--instances', ids, '--per-instance', String(perInstance), '--concurrency', String(notifierConcurrency), '--run-id', 'base']);
+    const sender = NodeChild.start('undici-sender', [
+      '--origin',
+      stack.receiver.url(''),
+      '--instances',
+      ids,
+      '--per-instance',
+      String(perInstance),
+      '--concurrency',
+      String(notifierConcurrency),
+      '--run-id',
+      'base',
+    ]);
     const result = await sender.nextLine<{ startedAt: number; failures: number }>();
     await sender.exited;
     return { startedAt: result.startedAt, failures: result.failures };
@@ -82,14 +111,30 @@ async function throughputPhase(ctx: BenchContext, stack: NotifierStack) {
   // The notifier's CPU time for the run: unlike the rate, it hardly moves with the machine's load.
   const cpuBefore = cpuSecondsOf(stack.notifier.pid);
   const notifier = await countArrivals(stack, total, async () => {
-    const recorder = NodeChild.start('record-messages', ['--file', stack.fixture.storeFile, '--instances', ids, '--per-instance', String(perInstance), '--run-id', 'tput', '--secrets-key', stack.fixture.secrets.secretsKey]);
+    const recorder = NodeChild.start('record-messages', [
+      '--file',
+      stack.fixture.storeFile,
+      '--instances',
+      ids,
+      '--per-instance',
+      String(perInstance),
+      '--run-id',
+      'tput',
+      '--secrets-key',
+      stack.fixture.secrets.secretsKey,
+    ]);
     const result = await recorder.nextLine<{ startedAt: number; endedAt: number }>();
     await recorder.exited;
     // The run's messages became visible to the notifier at once, when the recording committed
     // (endedAt): the delivery rate is the notifier's from there. Recording has its own figure.
     return { startedAt: result.endedAt, recordingSeconds: (result.endedAt - result.startedAt) / 1000 };
   });
-  return { notifier, baseline, notifierMemory: stack.notifier.memory(), notifierCpuSeconds: cpuSecondsOf(stack.notifier.pid) - cpuBefore };
+  return {
+    notifier,
+    baseline,
+    notifierMemory: stack.notifier.memory(),
+    notifierCpuSeconds: cpuSecondsOf(stack.notifier.pid) - cpuBefore,
+  };
 }
 
 /**
@@ -107,14 +152,41 @@ export async function scenarioD(ctx: BenchContext): Promise<ScenarioResult> {
       title: `notifier: ${throughput.notifier.count} messages in ${throughput.notifier.notifications} notifications, latency at ${ctx.sizes.latencyRate}/s`,
       baseline: 'undici POSTs of the same bodies, same concurrency; latency: direct POSTs at the same rate',
       figures: [
-        figure('d.rps', 'messages delivered/s', '', throughput.notifier.perSecond, throughput.baseline.perSecond, { on: 'ratio', op: '>=', target: 0.7 }),
+        figure('d.rps', 'messages delivered/s', '', throughput.notifier.perSecond, throughput.baseline.perSecond, {
+          on: 'ratio',
+          op: '>=',
+          target: 0.7,
+        }),
         // How fast the recording child sealed, chained and wrote those messages (one group commit).
-        figure('d.recorded', 'messages recorded/s (recording child)', '', throughput.notifier.count / (throughput.notifier.recordingSeconds ?? Number.NaN)),
-        figure('d.p50', `p50 recorded→received @${ctx.sizes.latencyRate}/s`, 'ms', latency.notifier.latency.p50, latency.baseline.latency.p50),
-        figure('d.p99', `p99 recorded→received @${ctx.sizes.latencyRate}/s`, 'ms', latency.notifier.latency.p99, latency.baseline.latency.p99, { on: 'value', op: '<', target: 50 }),
+        figure(
+          'd.recorded',
+          'messages recorded/s (recording child)',
+          '',
+          throughput.notifier.count / (throughput.notifier.recordingSeconds ?? Number.NaN),
+        ),
+        figure(
+          'd.p50',
+          `p50 recorded→received @${ctx.sizes.latencyRate}/s`,
+          'ms',
+          latency.notifier.latency.p50,
+          latency.baseline.latency.p50,
+        ),
+        figure(
+          'd.p99',
+          `p99 recorded→received @${ctx.sizes.latencyRate}/s`,
+          'ms',
+          latency.notifier.latency.p99,
+          latency.baseline.latency.p99,
+          { on: 'value', op: '<', target: 50 },
+        ),
         figure('d.afterAnswerP99', 'p99 of that after the ingest 202', 'ms', latency.notifier.afterAnswer.p99),
         figure('d.rss', 'notifier RSS after the run', 'MiB', throughput.notifierMemory.rss / MiB),
-        figure('d.cpu', 'notifier CPU per 1,000 messages delivered', 'ms', (throughput.notifierCpuSeconds * 1e6) / throughput.notifier.count),
+        figure(
+          'd.cpu',
+          'notifier CPU per 1,000 messages delivered',
+          'ms',
+          (throughput.notifierCpuSeconds * 1e6) / throughput.notifier.count,
+        ),
       ],
       raw: { throughput, latency },
       seconds: (performance.now() - started) / 1000,

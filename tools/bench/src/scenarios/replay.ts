@@ -22,19 +22,37 @@ export async function scenarioE(ctx: BenchContext): Promise<ScenarioResult> {
   try {
     const file = join(dir, 'events.sqlite');
     ctx.log(`e: writing a log of ${ctx.sizes.replayEvents} events`);
-    const log = await runChild<Record<string, number>>('generate-log', ['--file', file, '--kind', 'replay', '--events', String(ctx.sizes.replayEvents), '--secrets-key', newSecrets().secretsKey]);
+    const log = await runChild<Record<string, number>>('generate-log', [
+      '--file',
+      file,
+      '--kind',
+      'replay',
+      '--events',
+      String(ctx.sizes.replayEvents),
+      '--secrets-key',
+      newSecrets().secretsKey,
+    ]);
     ctx.log('e: baseline, sequential readAll');
     const read = await runChild<ReplayRun>('replay', ['--file', file, '--mode', 'read']);
     ctx.log('e: rebuilding the read models');
     const nodeArgs = ctx.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILES_DIR, 'e-replay')}`] : [];
-    const rebuild = await runChild<ReplayRun & { instanceRows: number }>('replay', ['--file', file, '--mode', 'projections', '--models', join(dir, 'read-models.sqlite')], { nodeArgs });
-    if (rebuild.instanceRows !== log['instances']) throw new Error(`read models hold ${rebuild.instanceRows} instances, the log ${log['instances']}`);
+    const rebuild = await runChild<ReplayRun & { instanceRows: number }>(
+      'replay',
+      ['--file', file, '--mode', 'projections', '--models', join(dir, 'read-models.sqlite')],
+      { nodeArgs },
+    );
+    if (rebuild.instanceRows !== log['instances'])
+      throw new Error(`read models hold ${rebuild.instanceRows} instances, the log ${log['instances']}`);
     return {
       id: 'e',
       title: `replay: rebuild read models from ${rebuild.events} events`,
       baseline: 'sequential readAll pages of the same log',
       figures: [
-        figure('e.rate', 'events/s', '', rebuild.eventsPerSecond, read.eventsPerSecond, { on: 'value', op: '>=', target: 200_000 }),
+        figure('e.rate', 'events/s', '', rebuild.eventsPerSecond, read.eventsPerSecond, {
+          on: 'value',
+          op: '>=',
+          target: 200_000,
+        }),
         figure('e.seconds', 'rebuild time', 's', rebuild.seconds, read.seconds),
       ],
       raw: { log, read, rebuild },

@@ -26,7 +26,12 @@ export class ApiFixture {
     const identity = new AccountIdentity(Buffer.from(secrets.secretsKey, 'hex'));
     const account = await registerAccount(store, identity, 'bench@example.com', new Date().toISOString());
     await store.close();
-    const api = await AppChild.start('api', { dataDir, secrets, env, profileLabel: ctx.profile ? `${label}-api` : undefined });
+    const api = await AppChild.start('api', {
+      dataDir,
+      secrets,
+      env,
+      profileLabel: ctx.profile ? `${label}-api` : undefined,
+    });
     return new ApiFixture(api, dataDir, secrets, account);
   }
 
@@ -42,7 +47,10 @@ export class ApiFixture {
 
   async instances(count: number): Promise<Instance[]> {
     const made: Instance[] = [];
-    while (made.length < count) made.push(...(await Promise.all(Array.from({ length: Math.min(16, count - made.length) }, () => this.newInstance()))));
+    while (made.length < count)
+      made.push(
+        ...(await Promise.all(Array.from({ length: Math.min(16, count - made.length) }, () => this.newInstance()))),
+      );
     return made;
   }
 
@@ -76,7 +84,8 @@ export function postJson(url: string, body: unknown): Promise<Response> {
 export async function expectSuccess(response: Response): Promise<Record<string, unknown>> {
   const text = await response.text();
   const body = JSON.parse(text) as Record<string, unknown>;
-  if (response.status !== 200 || body['success'] !== true) throw new Error(`expected success, got ${response.status}: ${text}`);
+  if (response.status !== 200 || body['success'] !== true)
+    throw new Error(`expected success, got ${response.status}: ${text}`);
   return body;
 }
 

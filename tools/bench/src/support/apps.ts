@@ -52,8 +52,13 @@ export class AppChild extends AppProcess {
       SHUTDOWN_GRACE_MS: '2000',
       ...options.env,
     };
-    const child = new AppChild(app, options.dataDir, env, { readyBy: 'healthz', readyTimeoutMs: options.readyTimeoutMs ?? 120_000, keepOutput: 32 * 1024 });
-    if (options.profileLabel) child.nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${join(PROFILES_DIR, options.profileLabel)}`];
+    const child = new AppChild(app, options.dataDir, env, {
+      readyBy: 'healthz',
+      readyTimeoutMs: options.readyTimeoutMs ?? 120_000,
+      keepOutput: 32 * 1024,
+    });
+    if (options.profileLabel)
+      child.nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${join(PROFILES_DIR, options.profileLabel)}`];
     await child.start();
     return child;
   }

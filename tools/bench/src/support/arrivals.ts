@@ -34,7 +34,10 @@ export class ArrivalCounter {
   until(count: number, timeoutMs: number): Promise<void> {
     if (this.items >= count) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`only ${this.items} of ${count} messages arrived within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`only ${this.items} of ${count} messages arrived within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       this.waiter = {
         count,
         resolve: () => {

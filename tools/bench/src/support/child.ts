@@ -31,7 +31,11 @@ export class NodeChild {
     this.exited = new Promise((resolve) => process.once('exit', (code) => resolve(code)));
   }
 
-  static start(script: string, args: string[] = [], options: { env?: Record<string, string>; nodeArgs?: string[] } = {}): NodeChild {
+  static start(
+    script: string,
+    args: string[] = [],
+    options: { env?: Record<string, string>; nodeArgs?: string[] } = {},
+  ): NodeChild {
     const child = spawn(process.execPath, [...builtEntryArgs(childScript(script), options.nodeArgs), ...args], {
       cwd: ROOT,
       env: { PATH: process.env['PATH'], ...BUILT_ENV, ...options.env },
@@ -52,7 +56,10 @@ export class NodeChild {
       return Promise.resolve(ready as T);
     }
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`bench child gave no answer in time:\n${this.output}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`bench child gave no answer in time:\n${this.output}`)),
+        timeoutMs,
+      );
       const waiter = (line: unknown) => {
         clearTimeout(timer);
         this.consumed += 1;
@@ -80,7 +87,11 @@ export class NodeChild {
 }
 
 /** Runs a child to its end and returns the last JSON line it printed; fails on a non-zero exit. */
-export async function runChild<T>(script: string, args: string[] = [], options: { env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<T> {
+export async function runChild<T>(
+  script: string,
+  args: string[] = [],
+  options: { env?: Record<string, string>; nodeArgs?: string[] } = {},
+): Promise<T> {
   const child = NodeChild.start(script, args, options);
   const code = await child.exited;
   const last = child.output

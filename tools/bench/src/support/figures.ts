@@ -33,11 +33,26 @@ export interface ScenarioResult {
   loadAverage?: number;
 }
 
-export function figure(key: string, label: string, unit: string, value: number, baseline?: number, goal?: Goal): Figure {
+export function figure(
+  key: string,
+  label: string,
+  unit: string,
+  value: number,
+  baseline?: number,
+  goal?: Goal,
+): Figure {
   const ratio = baseline === undefined || baseline === 0 ? undefined : value / baseline;
   const judged = goal?.on === 'ratio' ? ratio : value;
   const met = goal && judged !== undefined ? meets(goal, judged) : undefined;
-  return { key, label, unit, value, ...(baseline === undefined ? {} : { baseline }), ...(ratio === undefined ? {} : { ratio }), ...(goal ? { goal, met } : {}) };
+  return {
+    key,
+    label,
+    unit,
+    value,
+    ...(baseline === undefined ? {} : { baseline }),
+    ...(ratio === undefined ? {} : { ratio }),
+    ...(goal ? { goal, met } : {}),
+  };
 }
 
 export function goalText(goal: Goal): string {

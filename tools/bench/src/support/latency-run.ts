@@ -33,7 +33,11 @@ export interface LatencyRun {
   maxBacklog: number;
 }
 
-const spread = (samples: number[]): Spread => ({ p50: percentile(samples, 50), p99: percentile(samples, 99), max: percentile(samples, 100) });
+const spread = (samples: number[]): Spread => ({
+  p50: percentile(samples, 50),
+  p99: percentile(samples, 99),
+  max: percentile(samples, 100),
+});
 
 /**
  * Offers messages at `rate` for `seconds` (an open loop) through `send(instanceIndex, n)`, which

@@ -33,7 +33,10 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   let checkFailures = 0;
   const expected = options.expectBody;
   const check = options.check ?? (expected === undefined ? undefined : (body: string) => body === expected);
-  const headers = { ...(options.body !== undefined || options.next ? { 'content-type': 'application/json' } : {}), ...options.headers };
+  const headers = {
+    ...(options.body !== undefined || options.next ? { 'content-type': 'application/json' } : {}),
+    ...options.headers,
+  };
   const request: autocannon.Request = {
     method: options.method,
     path: options.path,

@@ -22,7 +22,8 @@ export class NotifierStack {
     const receiver = await WebhookReceiver.start({ keep: false });
     try {
       const instances = await fixture.instances(ctx.sizes.notifierInstances);
-      for (const [index, instance] of instances.entries()) await fixture.webhook(instance, receiver.url(`/hook/${index}`));
+      for (const [index, instance] of instances.entries())
+        await fixture.webhook(instance, receiver.url(`/hook/${index}`));
       const notifier = await AppChild.start('notifier', {
         dataDir: fixture.dataDir,
         secrets: fixture.secrets,

@@ -4,7 +4,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * Offers `rate` calls a second for `seconds`, each started on schedule whether or not the ones
  * before it have answered (an open loop: a slow server does not slow the offered rate down).
  */
-export async function openLoop(rate: number, seconds: number, send: (n: number) => Promise<void>): Promise<{ sent: number; failures: number; seconds: number }> {
+export async function openLoop(
+  rate: number,
+  seconds: number,
+  send: (n: number) => Promise<void>,
+): Promise<{ sent: number; failures: number; seconds: number }> {
   const total = Math.round(rate * seconds);
   const inFlight = new Set<Promise<void>>();
   let failures = 0;

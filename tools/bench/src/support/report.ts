@@ -25,26 +25,41 @@ export interface SummaryRow {
 }
 
 export function machine() {
-  const model = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model ?? 'unknown';
+  const model =
+    /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model ?? 'unknown';
   let nproc = cpus().length;
   try {
     nproc = Number(execFileSync('nproc', { encoding: 'utf8' }).trim());
   } catch {
     // cpus() it is
   }
-  return { nproc, cpu: model, node: process.version, platform: `${process.platform} ${process.arch}`, memoryGiB: Math.round(totalmem() / 2 ** 30) };
+  return {
+    nproc,
+    cpu: model,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+  };
 }
 
 /** The commit measured (read-only). */
 export function commit(): string {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return 'unknown';
   }
 }
 
-const spread = (values: number[]): Spread => ({ min: Math.min(...values), median: median(values), max: Math.max(...values) });
+const spread = (values: number[]): Spread => ({
+  min: Math.min(...values),
+  median: median(values),
+  max: Math.max(...values),
+});
 
 export function summarize(runs: ScenarioResult[][]): SummaryRow[] {
   const byKey = new Map<string, { scenario: string; figures: Figure[] }>();
@@ -69,7 +84,16 @@ export function summarize(runs: ScenarioResult[][]): SummaryRow[] {
     const goal = first.goal;
     const judged = goal?.on === 'ratio' ? ratio?.median : value.median;
     const met = goal && judged !== undefined ? meets(goal, judged) : undefined;
-    return { key, scenario, label: first.label, unit: first.unit, value, ...(baseline ? { baseline } : {}), ...(ratio ? { ratio } : {}), ...(goal ? { goal, met } : {}) };
+    return {
+      key,
+      scenario,
+      label: first.label,
+      unit: first.unit,
+      value,
+      ...(baseline ? { baseline } : {}),
+      ...(ratio ? { ratio } : {}),
+      ...(goal ? { goal, met } : {}),
+    };
   });
 }
 
@@ -83,7 +107,11 @@ function formatNumber(n: number | undefined): string {
 }
 
 const shown = (s: Spread | undefined, runs: number) =>
-  s === undefined ? '' : runs > 1 ? `${formatNumber(s.median)} (${formatNumber(s.min)}–${formatNumber(s.max)})` : formatNumber(s.median);
+  s === undefined
+    ? ''
+    : runs > 1
+      ? `${formatNumber(s.median)} (${formatNumber(s.min)}–${formatNumber(s.max)})`
+      : formatNumber(s.median);
 
 /** A Markdown table: the median of each figure with its range over the runs when there are several. */
 export function table(rows: SummaryRow[], runs: number): string {

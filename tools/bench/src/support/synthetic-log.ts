@@ -48,7 +48,15 @@ export class LogWriter {
     const stamp = stampOf(type);
     const chain = chainHashOfJson(this.chains.get(stream) ?? '', stream, id, type, json, stamp);
     this.chains.set(stream, chain);
-    this.rows.push([id, stream, revision, type, json, JSON.stringify({ ...(JSON.parse(stamp) as object), [CHAIN_KEY]: chain }), recordedAt]);
+    this.rows.push([
+      id,
+      stream,
+      revision,
+      type,
+      json,
+      JSON.stringify({ ...(JSON.parse(stamp) as object), [CHAIN_KEY]: chain }),
+      recordedAt,
+    ]);
     this.events += 1;
     if (this.rows.length >= 20_000) this.flush();
   }
@@ -94,17 +102,39 @@ export function writeAccount(log: LogWriter, a: number, at: string, identity: Ac
   const { email, apikey } = syntheticAccount(a);
   const accountId = identity.accountId(email);
   const key = randomBytes(32);
-  log.add(accountKeyStreamName(accountId), 'AccountKeyCreated', { accountId, sealedKey: box.seal(key.toString('base64')), createdAt: at }, at);
+  log.add(
+    accountKeyStreamName(accountId),
+    'AccountKeyCreated',
+    { accountId, sealedKey: box.seal(key.toString('base64')), createdAt: at },
+    at,
+  );
   const sealedEmail = new SecretBox(key).seal(email);
-  log.add(accountStreamName(accountId), 'AccountRegistered', { accountId, email: sealedEmail, apiKeyHash: hashSecret(apikey), registeredAt: at }, at);
+  log.add(
+    accountStreamName(accountId),
+    'AccountRegistered',
+    { accountId, email: sealedEmail, apiKeyHash: hashSecret(apikey), registeredAt: at },
+    at,
+  );
   return accountId;
 }
 
 /** An instance as the API makes it: created, then a webhook registered with its signing secret. */
-export function writeInstance(log: LogWriter, i: number, accountId: string, sealedSecret: string, at: string, expiresAt: string): string {
+export function writeInstance(
+  log: LogWriter,
+  i: number,
+  accountId: string,
+  sealedSecret: string,
+  at: string,
+  expiresAt: string,
+): string {
   const { instanceid: instanceId, token } = syntheticInstance(i);
   const stream = `instance-${instanceId}`;
-  log.add(stream, 'InstanceCreated', { instanceId, accountId, packageId: 'monthly', tokenHash: hashSecret(token), createdAt: at, expiresAt }, at);
+  log.add(
+    stream,
+    'InstanceCreated',
+    { instanceId, accountId, packageId: 'monthly', tokenHash: hashSecret(token), createdAt: at, expiresAt },
+    at,
+  );
   log.add(stream, 'SigningSecretIssued', { instanceId, encryptedSecret: sealedSecret, issuedAt: at }, at);
   log.add(stream, 'WebhookSet', { instanceId, url: `https://8.8.8.8/hooks/${i}`, setAt: at }, at);
   return instanceId;

@@ -15,7 +15,9 @@ export function hideSealed(value: unknown, name = ''): unknown {
   if (typeof value === 'string') return SEALED_VALUE.test(value) ? HIDDEN : value;
   if (Array.isArray(value)) return value.map((item) => hideSealed(item));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, inner]) => [key, hideSealed(inner, key)]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([key, inner]) => [key, hideSealed(inner, key)]),
+    );
   }
   return value;
 }

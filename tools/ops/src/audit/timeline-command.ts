@@ -9,17 +9,30 @@ import { ERASED, formatEntry, type Data, type Openers } from './timeline-facts';
 
 export type TimelineSubject = { instanceId: string } | { email: string };
 
-function openers(store: EventStore, config: AppConfig, identity: AccountIdentity, accountId: string | undefined): Openers {
+function openers(
+  store: EventStore,
+  config: AppConfig,
+  identity: AccountIdentity,
+  accountId: string | undefined,
+): Openers {
   const personal = PersonalData.on(store, new SecretBox(config.secrets.secretsKey));
   return {
-    message: async (instanceId, message) => (await personal.openMessage(instanceId, message as never, ERASED)) as unknown as Data,
+    message: async (instanceId, message) =>
+      (await personal.openMessage(instanceId, message as never, ERASED)) as unknown as Data,
     ack: async (instanceId, ack) => (await personal.openAck(instanceId, ack as never, ERASED)) as unknown as Data,
-    email: async (sealed) => (accountId === undefined ? ERASED : ((await identity.openEmail(store, accountId, sealed)) ?? ERASED)),
+    email: async (sealed) =>
+      accountId === undefined ? ERASED : ((await identity.openEmail(store, accountId, sealed)) ?? ERASED),
   };
 }
 
 /** Writes the timeline to `write`, one line per event; throws UnknownSubject for no such history. */
-export async function printTimeline(store: EventStore, config: AppConfig, subject: TimelineSubject, json: boolean, write: (line: string) => void): Promise<void> {
+export async function printTimeline(
+  store: EventStore,
+  config: AppConfig,
+  subject: TimelineSubject,
+  json: boolean,
+  write: (line: string) => void,
+): Promise<void> {
   const identity = new AccountIdentity(config.secrets.secretsKey);
   const entries =
     'instanceId' in subject

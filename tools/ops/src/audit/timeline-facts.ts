@@ -21,7 +21,9 @@ export type Data = Record<string, unknown>;
  * accident. Personal fields of messages and acks are opened (or shown as erased).
  */
 const FACTS: Record<string, (data: Data, open: Openers) => Facts | Promise<Facts>> = {
-  AccountRegistered: async (d, open) => ({ email: typeof d['email'] === 'string' ? await open.email(d['email']) : undefined }),
+  AccountRegistered: async (d, open) => ({
+    email: typeof d['email'] === 'string' ? await open.email(d['email']) : undefined,
+  }),
   ApiKeyReset: () => ({}),
   AccountErased: () => ({}),
   InstanceCreated: (d) => ({ instanceid: d['instanceId'], package: d['packageId'], expiresAt: d['expiresAt'] }),
@@ -35,7 +37,16 @@ const FACTS: Record<string, (data: Data, open: Openers) => Facts | Promise<Facts
   InstanceDeleted: () => ({}),
   MessageReceived: async (d, open) => {
     const m = await open.message(String(d['instanceId']), (d['message'] ?? {}) as Data);
-    return { id: m['id'], chatId: m['chatId'], from: m['from'], fromMe: m['fromMe'], senderName: m['senderName'], messageType: m['type'], body: m['body'], time: m['time'] };
+    return {
+      id: m['id'],
+      chatId: m['chatId'],
+      from: m['from'],
+      fromMe: m['fromMe'],
+      senderName: m['senderName'],
+      messageType: m['type'],
+      body: m['body'],
+      time: m['time'],
+    };
   },
   AckReceived: async (d, open) => {
     const a = await open.ack(String(d['instanceId']), (d['ack'] ?? {}) as Data);
@@ -50,12 +61,22 @@ const FACTS: Record<string, (data: Data, open: Openers) => Facts | Promise<Facts
     error: d['error'],
     nextAttemptAt: d['nextAttemptAt'],
   }),
-  NotificationDelivered: (d) => ({ sequence: d['sequence'], attempt: d['attempt'], outcome: 'delivered', status: d['status'] }),
+  NotificationDelivered: (d) => ({
+    sequence: d['sequence'],
+    attempt: d['attempt'],
+    outcome: 'delivered',
+    status: d['status'],
+  }),
   NotificationDeadLettered: (d) => ({ sequence: d['sequence'], outcome: 'deadLettered' }),
   NotificationCancelled: (d) => ({ sequence: d['sequence'], outcome: 'cancelled', reason: d['reason'] }),
   NotificationResent: (d) => ({ sequence: d['sequence'], outcome: 'resent' }),
   NotificationRedelivered: (d) => ({ sequence: d['sequence'], outcome: 'redelivered' }),
-  TestNotificationAttempted: (d) => ({ test: true, webhookId: d['webhookId'], status: d['status'], error: d['error'] || undefined }),
+  TestNotificationAttempted: (d) => ({
+    test: true,
+    webhookId: d['webhookId'],
+    status: d['status'],
+    error: d['error'] || undefined,
+  }),
   PersonalDataErased: (d) => ({ days: d['days'] ?? 'all', reason: d['reason'] }),
 };
 
@@ -82,7 +103,13 @@ export async function timelineEntry(event: RecordedEvent, open: Openers): Promis
   const facts = describe ? await describe((event.data ?? {}) as Data, open) : {};
   // Absent facts are left out, so that a line shows only what the event says.
   const data = Object.fromEntries(Object.entries(facts).filter(([, value]) => value !== undefined));
-  return { at: writtenAt(event), stream: event.streamName, position: event.position.toString(), type: event.type, data };
+  return {
+    at: writtenAt(event),
+    stream: event.streamName,
+    position: event.position.toString(),
+    type: event.type,
+    data,
+  };
 }
 
 /** The readable line: time, type, then `name=value` facts (strings with spaces quoted). */

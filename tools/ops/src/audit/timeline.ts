@@ -10,7 +10,12 @@ export class UnknownSubject extends Error {}
 /** The streams that hold an instance's history (docs/api.md 9.1). Its data-key streams are left
  * out: they hold key material and nothing that happened. */
 function instanceStreams(instanceId: string): string[] {
-  return [instanceStreamName(instanceId), inboxStreamName(instanceId), notificationsStreamName(instanceId), `erasure-${instanceId}`];
+  return [
+    instanceStreamName(instanceId),
+    inboxStreamName(instanceId),
+    notificationsStreamName(instanceId),
+    `erasure-${instanceId}`,
+  ];
 }
 
 async function readStreams(store: EventStore, names: readonly string[]): Promise<RecordedEvent[]> {
@@ -28,7 +33,8 @@ async function entries(events: readonly RecordedEvent[], open: Openers): Promise
 /** An instance's history, oldest first. */
 export async function instanceTimeline(store: EventStore, instanceId: string, open: Openers): Promise<TimelineEntry[]> {
   const events = await readStreams(store, instanceStreams(instanceId));
-  if (!events.some((event) => event.streamName === instanceStreamName(instanceId))) throw new UnknownSubject(`no instance ${instanceId}`);
+  if (!events.some((event) => event.streamName === instanceStreamName(instanceId)))
+    throw new UnknownSubject(`no instance ${instanceId}`);
   return entries(events, open);
 }
 
@@ -37,7 +43,12 @@ export async function instanceTimeline(store: EventStore, instanceId: string, op
  * instances are found by their creation events, which name the account by its id; `describe` is
  * how the operator named the account, for the error.
  */
-export async function accountTimeline(store: EventStore, accountId: string, describe: string, open: Openers): Promise<TimelineEntry[]> {
+export async function accountTimeline(
+  store: EventStore,
+  accountId: string,
+  describe: string,
+  open: Openers,
+): Promise<TimelineEntry[]> {
   const account = await store.readStream(`account-${accountId}`);
   if (account.length === 0) throw new UnknownSubject(`no account for ${describe}`);
   const created = await store.readAll({ filter: { eventTypes: ['InstanceCreated'] } });

@@ -60,16 +60,28 @@ export async function checkChains(store: EventStore, upTo: bigint): Promise<Chai
 }
 
 /** Why `event` breaks its stream's chain, or undefined when it holds. */
-async function breakOf(store: EventStore, event: RecordedEvent, tip: StreamTip | undefined): Promise<string | undefined> {
+async function breakOf(
+  store: EventStore,
+  event: RecordedEvent,
+  tip: StreamTip | undefined,
+): Promise<string | undefined> {
   const unreadable = unreadableReason(event);
   if (unreadable) return unreadable;
   const stored = storedChain(event);
   if (stored === undefined) return 'it carries no hash chain';
-  if (!tip) return stored === chainHash('', event) ? undefined : 'its stored content does not match its hash (altered, or events before it removed)';
+  if (!tip)
+    return stored === chainHash('', event)
+      ? undefined
+      : 'its stored content does not match its hash (altered, or events before it removed)';
   if (stored === chainHash(tip.chain, event)) {
     return event.revision === tip.revision + 1n ? undefined : `its revision does not follow revision ${tip.revision}`;
   }
-  if (stored === chainHash('', event) && event.revision > tip.revision && (await deletedBefore(store, event.streamName, tip.id))) return undefined;
+  if (
+    stored === chainHash('', event) &&
+    event.revision > tip.revision &&
+    (await deletedBefore(store, event.streamName, tip.id))
+  )
+    return undefined;
   return `its stored content does not match its hash, or it does not follow revision ${tip.revision} (altered, removed or moved events)`;
 }
 

@@ -48,7 +48,9 @@ async function verify(config: AppConfig, stored: EventStore): Promise<boolean> {
   }
   if (unbuilt) process.stderr.write(`error: ${unbuilt}\n`);
   if (models?.firstDifference) {
-    process.stderr.write(`error: read model ${models.firstDifference.readModel} differs from the log at position ${models.position}: ${describe(models.firstDifference)}\n`);
+    process.stderr.write(
+      `error: read model ${models.firstDifference.readModel} differs from the log at position ${models.position}: ${describe(models.firstDifference)}\n`,
+    );
   }
   return verified;
 }
@@ -85,6 +87,9 @@ function describe(difference: RowDifference): string {
   const key = Object.entries(difference.key)
     .map(([column, value]) => `${column} ${value}`)
     .join(', ');
-  const values = difference.live === undefined ? '(values not shown)' : `live ${JSON.stringify(difference.live)}, rebuilt ${JSON.stringify(difference.rebuilt)}`;
+  const values =
+    difference.live === undefined
+      ? '(values not shown)'
+      : `live ${JSON.stringify(difference.live)}, rebuilt ${JSON.stringify(difference.rebuilt)}`;
   return `${difference.table} row ${key}, field ${difference.field}: ${values}`;
 }

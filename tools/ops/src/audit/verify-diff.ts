@@ -23,7 +23,10 @@ const LONGEST_SHOWN = 200;
 
 /** Counts the rows that differ between the live read models and the rebuilt ones, and names the
  * first (tables in a fixed order, rows in key order). Both are read row by row, side by side. */
-export function firstDifference(live: ReadModelSnapshot, rebuilt: ReadModelSnapshot): { count: number; first?: RowDifference } {
+export function firstDifference(
+  live: ReadModelSnapshot,
+  rebuilt: ReadModelSnapshot,
+): { count: number; first?: RowDifference } {
   let count = 0;
   let first: RowDifference | undefined;
   const note = (difference: RowDifference) => {
@@ -31,7 +34,14 @@ export function firstDifference(live: ReadModelSnapshot, rebuilt: ReadModelSnaps
     first ??= difference;
   };
   if (live.version !== rebuilt.version) {
-    note({ readModel: 'all', table: 'meta', key: { key: 'version' }, field: 'value', live: String(live.version), rebuilt: String(rebuilt.version) });
+    note({
+      readModel: 'all',
+      table: 'meta',
+      key: { key: 'version' },
+      field: 'value',
+      live: String(live.version),
+      rebuilt: String(rebuilt.version),
+    });
   }
   for (const table of rebuilt.tables) {
     const left = live.rows(table);
@@ -48,7 +58,8 @@ export function firstDifference(live: ReadModelSnapshot, rebuilt: ReadModelSnaps
         b = right.next();
       } else {
         const field = differingColumn(a.value as ReadModelRow, b.value as ReadModelRow);
-        if (field !== undefined) note({ ...where(table, b.value as ReadModelRow), field, ...values(table, field, a.value, b.value) });
+        if (field !== undefined)
+          note({ ...where(table, b.value as ReadModelRow), field, ...values(table, field, a.value, b.value) });
         a = left.next();
         b = right.next();
       }
@@ -69,7 +80,11 @@ function compareKeys(table: ReadModelTable, a: ReadModelRow, b: ReadModelRow): n
     const y = b[column];
     const order =
       typeof x === 'bigint' && typeof y === 'bigint'
-        ? x < y ? -1 : x > y ? 1 : 0
+        ? x < y
+          ? -1
+          : x > y
+            ? 1
+            : 0
         : Buffer.compare(Buffer.from(String(x), 'utf8'), Buffer.from(String(y), 'utf8'));
     if (order !== 0) return order;
   }
@@ -89,7 +104,12 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-function values(table: ReadModelTable, column: string, live: ReadModelRow, rebuilt: ReadModelRow): Pick<RowDifference, 'live' | 'rebuilt'> {
+function values(
+  table: ReadModelTable,
+  column: string,
+  live: ReadModelRow,
+  rebuilt: ReadModelRow,
+): Pick<RowDifference, 'live' | 'rebuilt'> {
   const shownLive = show(table, column, live[column]);
   const shownRebuilt = show(table, column, rebuilt[column]);
   if (shownLive === undefined || shownRebuilt === undefined) return {};

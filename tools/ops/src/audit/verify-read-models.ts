@@ -35,7 +35,12 @@ const PROJECTED = { streamNamePrefixes: PROJECTED_STREAM_PREFIXES, eventTypes: P
  * within `waitMs` (the API is stopped with events it has not read, say) they are compared at their
  * checkpoint, and the report says which position that was.
  */
-export async function compareReadModels(store: EventStore, liveFile: string, head: bigint, waitMs: number): Promise<ReadModelReport> {
+export async function compareReadModels(
+  store: EventStore,
+  liveFile: string,
+  head: bigint,
+  waitMs: number,
+): Promise<ReadModelReport> {
   const { live, position } = await liveSnapshot(store, liveFile, head, waitMs);
   try {
     // Next to the live file rather than in the system's temp: there is room for a copy there, and the
@@ -62,7 +67,12 @@ export async function compareReadModels(store: EventStore, liveFile: string, hea
 
 /** A snapshot of the live read models, and the position they stand for: their checkpoint, or
  * `head` when nothing they read lies between the two. */
-async function liveSnapshot(store: EventStore, file: string, head: bigint, waitMs: number): Promise<{ live: ReadModelSnapshot; position: bigint }> {
+async function liveSnapshot(
+  store: EventStore,
+  file: string,
+  head: bigint,
+  waitMs: number,
+): Promise<{ live: ReadModelSnapshot; position: bigint }> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const live = ReadModelSnapshot.open(file);

@@ -9,7 +9,14 @@ import { ResetApiKeyHandler } from './reset-api-key.handler';
 export const resetApiKey = operation({
   handler: ResetApiKeyHandler,
   routes: [
-    route({ name: 'resetApiKey', host: 'account', path: '/resetApiKey', methods: ['GET'], dto: ResetApiKeyDto, build: (p) => new ResetApiKeyCommand(p.email, p.apikey) }),
+    route({
+      name: 'resetApiKey',
+      host: 'account',
+      path: '/resetApiKey',
+      methods: ['GET'],
+      dto: ResetApiKeyDto,
+      build: (p) => new ResetApiKeyCommand(p.email, p.apikey),
+    }),
   ],
   answer: {
     summary: 'Issues a new account API key; the old one is refused from now on (8.3)',

@@ -17,7 +17,8 @@ export class RecordInboundHandler implements ICommandHandler<RecordInboundComman
 
   async execute({ instanceId, inbound }: RecordInboundCommand): Promise<void> {
     try {
-      if ('message' in inbound) await recordMessage(this.store, this.personalData, instanceId, inbound.message, this.clock.now());
+      if ('message' in inbound)
+        await recordMessage(this.store, this.personalData, instanceId, inbound.message, this.clock.now());
       else await recordAck(this.store, this.personalData, instanceId, inbound.ack, this.clock.now());
     } catch (error) {
       if (!(error instanceof UnknownInstance)) throw error;

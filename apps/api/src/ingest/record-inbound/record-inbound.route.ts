@@ -35,7 +35,10 @@ export const recordInbound = operation({
       path: '/instances/:instanceid/acks',
       methods: ['POST'],
       dto: AckDto,
-      build: (a, path) => new RecordInboundCommand(path['instanceid'], { ack: { id: a.id, chatId: a.chatId, status: a.status, time: a.time } }),
+      build: (a, path) =>
+        new RecordInboundCommand(path['instanceid'], {
+          ack: { id: a.id, chatId: a.chatId, status: a.status, time: a.time },
+        }),
       status: 202,
     }),
   ],

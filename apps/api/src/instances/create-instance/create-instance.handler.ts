@@ -26,10 +26,23 @@ export class CreateInstanceHandler implements ICommandHandler<CreateInstanceComm
       try {
         const { state } = await this.runner.instances.handle(instanceId, {
           type: 'CreateInstance',
-          data: { instanceId, accountId, packageId, packages: this.packages.catalogue, tokenHash: hashSecret(token), now: this.clock.now() },
+          data: {
+            instanceId,
+            accountId,
+            packageId,
+            packages: this.packages.catalogue,
+            tokenHash: hashSecret(token),
+            now: this.clock.now(),
+          },
         });
         if (state.status !== 'created') throw new Error('instance was not created');
-        return { instanceid: instanceId, token, packageid: state.packageId, createdAt: state.createdAt, expiresAt: state.expiresAt };
+        return {
+          instanceid: instanceId,
+          token,
+          packageid: state.packageId,
+          createdAt: state.createdAt,
+          expiresAt: state.expiresAt,
+        };
       } catch (error) {
         // 96 random bits make a collision all but impossible; drawing again is still the right answer.
         if (!(error instanceof InstanceIdTaken)) throw error;

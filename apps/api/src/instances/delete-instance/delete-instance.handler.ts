@@ -16,7 +16,10 @@ export class DeleteInstanceHandler implements ICommandHandler<DeleteInstanceComm
   async execute({ email, apiKey, instanceId }: DeleteInstanceCommand): Promise<DeleteInstanceResult> {
     const accountId = await this.accounts.authenticate(email, apiKey);
     // The runner waits for the read models, so the token is refused by the very next request.
-    const { state } = await this.runner.instances.handle(instanceId, { type: 'DeleteInstance', data: { accountId, now: this.clock.now() } });
+    const { state } = await this.runner.instances.handle(instanceId, {
+      type: 'DeleteInstance',
+      data: { accountId, now: this.clock.now() },
+    });
     if (state.status !== 'deleted') throw new Error('deleted instance has no tombstone');
     return { instanceid: state.instanceId, deletedAt: state.deletedAt };
   }

@@ -22,7 +22,14 @@ const summary = object<InstanceSummary>({
 export const listInstances = operation({
   handler: ListInstancesHandler,
   routes: [
-    route({ name: 'listInstances', host: 'account', path: '/listInstances', methods: ['GET'], dto: ListInstancesDto, build: (p) => new ListInstancesQuery(p.email, p.apikey) }),
+    route({
+      name: 'listInstances',
+      host: 'account',
+      path: '/listInstances',
+      methods: ['GET'],
+      dto: ListInstancesDto,
+      build: (p) => new ListInstancesQuery(p.email, p.apikey),
+    }),
   ],
   answer: {
     summary: "Lists the account's instances, oldest first (4.3)",

@@ -20,7 +20,10 @@ export const resetInstanceToken = operation({
   ],
   answer: {
     summary: 'Issues a new instance token; the old one is refused from now on (8.2)',
-    fields: object<ResetInstanceTokenResult>({ instanceid: text(), token: text('the new instance token, shown only in this answer') }),
+    fields: object<ResetInstanceTokenResult>({
+      instanceid: text(),
+      token: text('the new instance token, shown only in this answer'),
+    }),
     refusals: [Codes.AccountAuthFailed, Codes.NoSuchInstance, Codes.ConcurrentChange],
   },
 });

@@ -2,7 +2,19 @@ import { Codes } from '@gw/contract';
 import { ACK_STATUSES } from '@gw/domain-inbox';
 import type { InstanceNotice, NotificationOutcome } from '@gw/domain-notifications';
 import { operation, route } from '../../http/operation';
-import { arrayOf, boolean, constant, integer, nullable, object, oneOf, oneOfValues, text, timestamp, type Schema } from '../../openapi/json-schema';
+import {
+  arrayOf,
+  boolean,
+  constant,
+  integer,
+  nullable,
+  object,
+  oneOf,
+  oneOfValues,
+  text,
+  timestamp,
+  type Schema,
+} from '../../openapi/json-schema';
 import { GetNotificationsDto } from './get-notifications.dto';
 import { GetNotificationsHandler } from './get-notifications.handler';
 import { GetNotificationsQuery, type NotificationsResult } from './get-notifications.query';
@@ -30,7 +42,11 @@ const ack = object<Extract<Body, { ack: unknown }>['ack'][number]>({
 });
 const notice = oneOf(
   object<Extract<InstanceNotice, { event: 'expiring' }>>({ event: constant('expiring'), expiresAt: timestamp() }),
-  object<Extract<InstanceNotice, { event: 'renewed' }>>({ event: constant('renewed'), packageid: text(), expiresAt: timestamp() }),
+  object<Extract<InstanceNotice, { event: 'renewed' }>>({
+    event: constant('renewed'),
+    packageid: text(),
+    expiresAt: timestamp(),
+  }),
 );
 const body: Schema<Body> = oneOf(
   object<Extract<Body, { messages: unknown }>>({ instanceId: text(), sequence: integer(), messages: arrayOf(message) }),
@@ -38,7 +54,12 @@ const body: Schema<Body> = oneOf(
   object<Extract<Body, { instance: unknown }>>({ instanceId: text(), sequence: integer(), instance: notice }),
 );
 /** Every outcome, checked complete by the compiler. */
-const outcomes: Record<NotificationOutcome, true> = { pending: true, delivered: true, deadLettered: true, cancelled: true };
+const outcomes: Record<NotificationOutcome, true> = {
+  pending: true,
+  delivered: true,
+  deadLettered: true,
+  cancelled: true,
+};
 
 /** docs/api.md 8.7. */
 export const getNotifications = operation({
@@ -51,7 +72,13 @@ export const getNotifications = operation({
       methods: ['GET', 'POST'],
       dto: GetNotificationsDto,
       // A JSON null is an absent parameter, as the form rules (IsOptional) treat it: the default.
-      build: (p) => new GetNotificationsQuery(p.instanceid, p.token, p.after == null ? 0 : Number(p.after), p.limit == null ? 100 : Number(p.limit)),
+      build: (p) =>
+        new GetNotificationsQuery(
+          p.instanceid,
+          p.token,
+          p.after == null ? 0 : Number(p.after),
+          p.limit == null ? 100 : Number(p.limit),
+        ),
     }),
   ],
   answer: {

@@ -16,7 +16,10 @@ const WithinRedeliverRange = () =>
         },
       },
     },
-    { context: { code: Codes.MalformedParameter }, message: `$property may be at most from + ${MAX_REDELIVER_RANGE - 1}` },
+    {
+      context: { code: Codes.MalformedParameter },
+      message: `$property may be at most from + ${MAX_REDELIVER_RANGE - 1}`,
+    },
   );
 
 /** docs/api.md 8.8. */

@@ -32,7 +32,10 @@ export class RedeliverHandler implements ICommandHandler<RedeliverCommand, Redel
     // Redelivered by reference (docs/api.md section 11): the notifier reads a body from its
     // NotificationCreated when it sends it, so no body is read or copied here.
     const recorded = await this.recordedIn(instanceId, from, to);
-    const { events } = await this.runner.notifications.handle(instanceId, { type: 'Redeliver', data: { instanceId, from, to, recorded, expired, deliveryOn, now } });
+    const { events } = await this.runner.notifications.handle(instanceId, {
+      type: 'Redeliver',
+      data: { instanceId, from, to, recorded, expired, deliveryOn, now },
+    });
     return { queued: events.length };
   }
 

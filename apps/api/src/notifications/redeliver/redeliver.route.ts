@@ -22,6 +22,12 @@ export const redeliver = operation({
     summary: 'Queues notifications again, by sequence range, with a new retry schedule (8.8)',
     fields: object<RedeliverResult>({ queued: integer('how many notifications were queued again') }),
     // 0002 here is a range wider than 1000 that only the domain can see (no `to`: up to the last).
-    refusals: [Codes.InstanceAuthFailed, Codes.MalformedParameter, Codes.InstanceExpired, Codes.DeliveryOff, Codes.ConcurrentChange],
+    refusals: [
+      Codes.InstanceAuthFailed,
+      Codes.MalformedParameter,
+      Codes.InstanceExpired,
+      Codes.DeliveryOff,
+      Codes.ConcurrentChange,
+    ],
   },
 });

@@ -31,7 +31,9 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
           now: this.clock.now(),
           ...(events ? { events } : {}),
           // Only a first registration uses one; it is never stored in clear.
-          ...(needsNewSigningSecret(current, webhookUrl) ? { newSigningSecret: this.secrets.seal(newSigningSecret()) } : {}),
+          ...(needsNewSigningSecret(current, webhookUrl)
+            ? { newSigningSecret: this.secrets.seal(newSigningSecret()) }
+            : {}),
           ...(refusal ? { urlRefusal: refusal } : {}),
         },
       };

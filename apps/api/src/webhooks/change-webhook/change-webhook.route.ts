@@ -15,7 +15,13 @@ const webhookRoute = (host: HostName, methods: readonly string[]) =>
     path: '/webhook',
     methods,
     dto: ChangeWebhookDto,
-    build: (p) => new ChangeWebhookCommand(p.instanceid, p.token, p.webhookUrl, typeof p.events === 'string' ? parseKindSet(p.events) : undefined),
+    build: (p) =>
+      new ChangeWebhookCommand(
+        p.instanceid,
+        p.token,
+        p.webhookUrl,
+        typeof p.events === 'string' ? parseKindSet(p.events) : undefined,
+      ),
   });
 
 /** docs/api.md 4.4, 4.6 and 8.4. */
@@ -23,8 +29,14 @@ export const changeWebhook = operation({
   handler: ChangeWebhookHandler,
   routes: [webhookRoute('account', ['GET']), webhookRoute('instance', ['GET', 'POST'])],
   answer: {
-    summary: 'Registers the webhook URL and its event kinds, or switches delivery off with an empty URL (4.4, 4.6, 8.4)',
-    fields: object<ChangeWebhookResult>({ webhookUrl: text('as sent; "" when delivery was switched off'), enabled: boolean(), events: kinds, signingSecret }),
+    summary:
+      'Registers the webhook URL and its event kinds, or switches delivery off with an empty URL (4.4, 4.6, 8.4)',
+    fields: object<ChangeWebhookResult>({
+      webhookUrl: text('as sent; "" when delivery was switched off'),
+      enabled: boolean(),
+      events: kinds,
+      signingSecret,
+    }),
     refusals: [Codes.InstanceAuthFailed, Codes.InstanceExpired, Codes.WebhookUrlRefused, Codes.ConcurrentChange],
   },
 });

@@ -28,7 +28,12 @@ export const getWebhookLogs = operation({
       methods: ['GET', 'POST'],
       dto: GetWebhookLogsDto,
       // A JSON null is an absent limit, as the form rules (IsOptional) treat it: the default, not 0.
-      build: (p) => new GetWebhookLogsQuery(p.instanceid, p.token, p.limit === undefined || p.limit === null ? 20 : Number(p.limit)),
+      build: (p) =>
+        new GetWebhookLogsQuery(
+          p.instanceid,
+          p.token,
+          p.limit === undefined || p.limit === null ? 20 : Number(p.limit),
+        ),
     }),
   ],
   answer: {

@@ -10,7 +10,10 @@ import { RotateSigningSecretCommand, type RotateSigningSecretResult } from './ro
 /** docs/api.md 8.5: a new signing secret signs from the answer on; the one it replaces signs second
  * for `SIGNING_SECRET_OVERLAP_HOURS`. */
 @CommandHandler(RotateSigningSecretCommand)
-export class RotateSigningSecretHandler implements ICommandHandler<RotateSigningSecretCommand, RotateSigningSecretResult> {
+export class RotateSigningSecretHandler implements ICommandHandler<
+  RotateSigningSecretCommand,
+  RotateSigningSecretResult
+> {
   constructor(
     private readonly runner: CommandRunner,
     private readonly clock: Clock,
@@ -29,7 +32,11 @@ export class RotateSigningSecretHandler implements ICommandHandler<RotateSigning
       drawn = scope.once('signing secret', () => this.draw());
       return {
         type: 'RotateSigningSecret',
-        data: { newSigningSecret: drawn.sealed, overlapHours: this.config.signingSecretOverlapHours, now: this.clock.now() },
+        data: {
+          newSigningSecret: drawn.sealed,
+          overlapHours: this.config.signingSecretOverlapHours,
+          now: this.clock.now(),
+        },
       };
     });
     if (state.status !== 'created' || !drawn) throw new Error('rotated instance has no state');

@@ -2,7 +2,8 @@ import type { WebhooksConfig } from '@gw/config';
 import { Codes, Refusal } from '@gw/contract';
 import { TestWebhookSlots } from './test-webhook-slots';
 
-const slotsOf = (testConcurrency: number) => new TestWebhookSlots({ deliveryTimeoutMs: 15_000, testConcurrency } as WebhooksConfig);
+const slotsOf = (testConcurrency: number) =>
+  new TestWebhookSlots({ deliveryTimeoutMs: 15_000, testConcurrency } as WebhooksConfig);
 
 function refusal(take: () => unknown): Refusal {
   try {

@@ -28,7 +28,8 @@ export class TestWebhookSlots {
   take(instanceId: string, now = Date.now()): ReleaseSlot {
     const own = this.deadlines.get(instanceId);
     if (own !== undefined) throw Refusal.rateLimited(secondsUntil(own, now));
-    if (this.deadlines.size >= this.config.testConcurrency) throw Refusal.rateLimited(secondsUntil(Math.min(...this.deadlines.values()), now));
+    if (this.deadlines.size >= this.config.testConcurrency)
+      throw Refusal.rateLimited(secondsUntil(Math.min(...this.deadlines.values()), now));
     this.deadlines.set(instanceId, now + this.holdMs);
     let released = false;
     return () => {

@@ -39,7 +39,9 @@ export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand, T
       const refusal = await scope.once('url refusal', () => this.policy.resolutionProblem(webhookUrl));
       // Only an instance that has never registered a URL lacks a secret; it is never stored in clear.
       const needsSecret = webhookUrl !== '' && current.status === 'created' && current.encryptedSigningSecret === null;
-      const firstSecret = needsSecret ? scope.once('first secret', () => this.secrets.seal(newSigningSecret())) : undefined;
+      const firstSecret = needsSecret
+        ? scope.once('first secret', () => this.secrets.seal(newSigningSecret()))
+        : undefined;
       return {
         type: 'PrepareTestNotification',
         data: {
@@ -71,10 +73,19 @@ export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand, T
     const webhookId = testWebhookId();
     const signingSecrets = this.openSecrets(signingSecretsAt(state, at));
     const result = signingSecrets
-      ? await this.sender.send({ url: webhookUrl === '' ? state.webhookUrl : webhookUrl, webhookId, body: JSON.stringify({ instanceId, test: true, at }), signingSecrets })
+      ? await this.sender.send({
+          url: webhookUrl === '' ? state.webhookUrl : webhookUrl,
+          webhookId,
+          body: JSON.stringify({ instanceId, test: true, at }),
+          signingSecrets,
+        })
       : UNREADABLE_SECRET_ATTEMPT;
     const { status, error, durationMs } = result;
-    await this.runner.notifications.handle(instanceId, { type: 'RecordTestAttempt', data: { instanceId, webhookId, at, status, error, durationMs } }, RECORD_ANYWAY);
+    await this.runner.notifications.handle(
+      instanceId,
+      { type: 'RecordTestAttempt', data: { instanceId, webhookId, at, status, error, durationMs } },
+      RECORD_ANYWAY,
+    );
     return { delivered: status >= 200 && status < 300, status, durationMs, error };
   }
 

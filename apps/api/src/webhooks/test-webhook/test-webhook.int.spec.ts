@@ -13,7 +13,10 @@ import { createLogger } from '@gw/logging';
 import { WebhookReceiver } from '@gw/testing';
 import { randomUUID } from 'node:crypto';
 import { AppModule } from '../../app.module';
-import { CreateInstanceCommand, type CreateInstanceResult } from '../../instances/create-instance/create-instance.command';
+import {
+  CreateInstanceCommand,
+  type CreateInstanceResult,
+} from '../../instances/create-instance/create-instance.command';
 import { ReadModelsService } from '../../read-models/read-models.service';
 import { GetWebhookLogsQuery, type WebhookLogsResult } from '../get-webhook-logs/get-webhook-logs.query';
 import { TestWebhookCommand, type TestWebhookResult } from './test-webhook.command';
@@ -29,7 +32,14 @@ function withRivalWriter(store: EventStore): EventStore {
       if (key !== 'append') return Reflect.get(target, key, receiver);
       return async (...[stream, events, expected]: Parameters<EventStore['append']>) => {
         if (stream.startsWith('notifications-')) {
-          const data = { instanceId: stream.slice('notifications-'.length), webhookId: `test_rival${randomUUID().replace(/-/g, '')}`, at: new Date().toISOString(), status: 204, error: '', durationMs: 1 };
+          const data = {
+            instanceId: stream.slice('notifications-'.length),
+            webhookId: `test_rival${randomUUID().replace(/-/g, '')}`,
+            at: new Date().toISOString(),
+            status: 204,
+            error: '',
+            durationMs: 1,
+          };
           await target.append(stream, [{ id: randomUUID(), type: 'TestNotificationAttempted', data }], 'any');
         }
         return target.append(stream, events, expected);
@@ -46,10 +56,22 @@ describe('testWebhook records its attempt whatever else is appended to the notif
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gw-test-webhook-'));
-    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', ALLOW_HTTP_WEBHOOKS: 'true', CONFLICT_RETRIES: '2' }, dir);
+    const config = loadConfig(
+      {
+        NODE_ENV: 'test',
+        DATA_DIR: dir,
+        ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+        ALLOW_HTTP_WEBHOOKS: 'true',
+        CONFLICT_RETRIES: '2',
+      },
+      dir,
+    );
     store = withRivalWriter(withEventSchemas(openEventStore(config.store.eventStore)));
     receiver = await WebhookReceiver.start();
-    app = await NestFactory.createApplicationContext(AppModule.register({ config, store, logger: createLogger('error') }), { logger: false });
+    app = await NestFactory.createApplicationContext(
+      AppModule.register({ config, store, logger: createLogger('error') }),
+      { logger: false },
+    );
     await app.init();
     await app.get(ReadModelsService).start();
   });
@@ -65,17 +87,25 @@ describe('testWebhook records its attempt whatever else is appended to the notif
     const identity = new AccountIdentity(loadConfig({ NODE_ENV: 'test', DATA_DIR: dir }, dir).secrets.secretsKey);
     const { apikey } = await registerAccount(store, identity, 'ann@example.com', new Date().toISOString());
     const commands = app.get(CommandBus);
-    const created: CreateInstanceResult = await commands.execute(new CreateInstanceCommand('ann@example.com', apikey, 'trial'));
+    const created: CreateInstanceResult = await commands.execute(
+      new CreateInstanceCommand('ann@example.com', apikey, 'trial'),
+    );
 
     for (let i = 0; i < 5; i++) {
-      const result: TestWebhookResult = await commands.execute(new TestWebhookCommand(created.instanceid, created.token, receiver.url(`/t${i}`)));
+      const result: TestWebhookResult = await commands.execute(
+        new TestWebhookCommand(created.instanceid, created.token, receiver.url(`/t${i}`)),
+      );
       expect(result).toMatchObject({ delivered: true, status: 200 });
     }
     expect(receiver.requests).toHaveLength(5);
-    const logs: WebhookLogsResult = await app.get(QueryBus).execute(new GetWebhookLogsQuery(created.instanceid, created.token, 100));
+    const logs: WebhookLogsResult = await app
+      .get(QueryBus)
+      .execute(new GetWebhookLogsQuery(created.instanceid, created.token, 100));
     const logged = new Set(logs.attempts.map((a) => a.webhookId));
     for (const sent of receiver.requests) expect(logged.has(sent.webhookId)).toBe(true);
     // Appended without an expected revision, and still chained to the stream's actual last event.
-    expect(verifyStreamChain(await store.readStream(notificationsStreamName(created.instanceid)))).toEqual({ ok: true });
+    expect(verifyStreamChain(await store.readStream(notificationsStreamName(created.instanceid)))).toEqual({
+      ok: true,
+    });
   });
 });

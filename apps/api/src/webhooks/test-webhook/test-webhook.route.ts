@@ -22,7 +22,18 @@ export const testWebhook = operation({
   answer: {
     summary:
       'Sends one signed test notification now and tells how it went (8.6); one per instance and TEST_WEBHOOK_CONCURRENCY in all may be in flight, beyond which 0010 answers before anything is sent',
-    fields: object<TestWebhookResult>({ delivered: boolean('the receiver answered 2xx'), status: integer('0 when no answer came'), durationMs: integer(), error: text() }),
-    refusals: [Codes.InstanceAuthFailed, Codes.InstanceExpired, Codes.WebhookUrlRefused, Codes.DeliveryOff, Codes.ConcurrentChange],
+    fields: object<TestWebhookResult>({
+      delivered: boolean('the receiver answered 2xx'),
+      status: integer('0 when no answer came'),
+      durationMs: integer(),
+      error: text(),
+    }),
+    refusals: [
+      Codes.InstanceAuthFailed,
+      Codes.InstanceExpired,
+      Codes.WebhookUrlRefused,
+      Codes.DeliveryOff,
+      Codes.ConcurrentChange,
+    ],
   },
 });

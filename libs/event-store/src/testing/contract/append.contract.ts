@@ -30,8 +30,13 @@ export function appendContract(current: ContractContext): void {
 
     it('reads part of a stream: from a revision on, at most a number of events', async () => {
       const name = stream();
-      await current.store.append(name, ['e0', 'e1', 'e2', 'e3', 'e4'].map((type) => event(type)), 'no_stream');
-      const types = async (range: { fromRevision?: bigint; maxCount?: number }) => (await current.store.readStream(name, range)).map((e) => `${e.type}@${e.revision}`);
+      await current.store.append(
+        name,
+        ['e0', 'e1', 'e2', 'e3', 'e4'].map((type) => event(type)),
+        'no_stream',
+      );
+      const types = async (range: { fromRevision?: bigint; maxCount?: number }) =>
+        (await current.store.readStream(name, range)).map((e) => `${e.type}@${e.revision}`);
       expect(await types({ fromRevision: 2n })).toEqual(['e2@2', 'e3@3', 'e4@4']);
       expect(await types({ fromRevision: 1n, maxCount: 2 })).toEqual(['e1@1', 'e2@2']);
       expect(await types({ maxCount: 1 })).toEqual(['e0@0']);

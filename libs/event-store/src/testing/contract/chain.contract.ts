@@ -6,7 +6,11 @@ export function chainContract(current: ContractContext): void {
   describe('hash chain', () => {
     it("chains each event to the one before it in its stream, keeping the writer's metadata", async () => {
       const name = stream();
-      await current.store.append(name, [{ ...event('A', { a: [1, 'x'] }), metadata: { z: 1, a: { b: 2 } } }, event('B')], 'no_stream');
+      await current.store.append(
+        name,
+        [{ ...event('A', { a: [1, 'x'] }), metadata: { z: 1, a: { b: 2 } } }, event('B')],
+        'no_stream',
+      );
       await current.store.append(name, [{ ...event('C', { c: 'é\u2028"' }), metadata: { by: 'test' } }], 1n);
       await current.store.append(stream(), [event('Elsewhere')], 'no_stream');
       const read = await current.store.readStream(name);
@@ -42,7 +46,9 @@ export function chainContract(current: ContractContext): void {
       const other = await current.fixture.openAnother();
       try {
         const results = await Promise.allSettled(
-          Array.from({ length: 16 }, (_, i) => (i % 2 ? other : current.store).append(name, [event('Any', { i }), event('Any', { i })], 'any')),
+          Array.from({ length: 16 }, (_, i) =>
+            (i % 2 ? other : current.store).append(name, [event('Any', { i }), event('Any', { i })], 'any'),
+          ),
         );
         expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
         const read = await current.store.readStream(name);

@@ -22,7 +22,9 @@ export function concurrencyContract(current: ContractContext): void {
 
     it('refuses an exact revision or stream_exists on a missing stream', async () => {
       await expect(current.store.append(stream(), [event()], 0n)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
-      await expect(current.store.append(stream(), [event()], 'stream_exists')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await expect(current.store.append(stream(), [event()], 'stream_exists')).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
     });
 
     it('lets any append regardless of revision', async () => {
@@ -55,7 +57,9 @@ export function concurrencyContract(current: ContractContext): void {
     it('lets exactly one of many appends made at once at one expected revision win', async () => {
       const name = stream();
       await current.store.append(name, [event()], 'no_stream');
-      const attempts = await Promise.allSettled(Array.from({ length: 20 }, () => current.store.append(name, [event()], 0n)));
+      const attempts = await Promise.allSettled(
+        Array.from({ length: 20 }, () => current.store.append(name, [event()], 0n)),
+      );
       expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
       for (const a of attempts) {
         if (a.status === 'rejected') expect(a.reason).toBeInstanceOf(WrongExpectedRevisionError);
@@ -66,12 +70,15 @@ export function concurrencyContract(current: ContractContext): void {
     it('keeps every one of many appends made at once to many streams, each with its own result', async () => {
       const commitsBefore = current.fixture.commits?.(current.store);
       const names = Array.from({ length: 200 }, () => stream('many'));
-      const results = await Promise.all(names.map((name, i) => current.store.append(name, [event('Many', { i })], 'no_stream')));
+      const results = await Promise.all(
+        names.map((name, i) => current.store.append(name, [event('Many', { i })], 'no_stream')),
+      );
       expect(new Set(results.map((r) => r.position)).size).toBe(200);
       for (const r of results) expect(r.nextExpectedRevision).toBe(0n);
       const reader = await current.fixture.openAnother();
       try {
-        for (const [i, name] of names.entries()) expect((await reader.readStream(name)).map((e) => e.data)).toEqual([{ i }]);
+        for (const [i, name] of names.entries())
+          expect((await reader.readStream(name)).map((e) => e.data)).toEqual([{ i }]);
       } finally {
         await reader.close();
       }

@@ -1,6 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import type { EventStore, EventToAppend, RecordedEvent, SubscribeOptions, SubscriptionMessage } from '../../event-store.port';
+import type {
+  EventStore,
+  EventToAppend,
+  RecordedEvent,
+  SubscribeOptions,
+  SubscriptionMessage,
+} from '../../event-store.port';
 
 /** A fresh, empty store plus a way to open a second client on the same data (another connection,
  * as another process would have). */

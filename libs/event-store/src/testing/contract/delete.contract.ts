@@ -29,7 +29,9 @@ export function deleteContract(current: ContractContext): void {
       const marker = await current.store.append(stream('after'), [event('After')], 'no_stream');
       await current.store.deleteStream(gone);
       const all = await current.store.readAll({ after: start });
-      const subscribed = await collect(current.store, { after: start }, (seen) => seen.some((e) => e.position === marker.position));
+      const subscribed = await collect(current.store, { after: start }, (seen) =>
+        seen.some((e) => e.position === marker.position),
+      );
       if (current.harness.deleteKeepsEventsInGlobalLog) {
         // A soft delete: the events stay in $all until a scavenge (docs/api.md).
         expect(all.map((e) => e.type)).toEqual(['Gone', 'After']);
@@ -52,23 +54,33 @@ export function deleteContract(current: ContractContext): void {
       const name = stream();
       await current.store.append(name, [event()], 'no_stream');
       await current.store.deleteStream(name);
-      await expect(current.store.append(name, [event()], 'stream_exists')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await expect(current.store.append(name, [event()], 'stream_exists')).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
       expect(await current.store.readStream(name)).toEqual([]);
     });
 
-    it.each(['no_stream', 'any'] as const)('recreates a deleted stream on an append with %s, holding only the new events', async (expected) => {
-      const name = stream();
-      await current.store.append(name, [event('Old'), event('Old')], 'no_stream');
-      await current.store.deleteStream(name);
-      const recreated = await current.store.append(name, [event('New', { n: 1 })], expected);
-      const next = await current.store.append(name, [event('Newer')], recreated.nextExpectedRevision);
-      const read = await current.store.readStream(name);
-      expect(read.map((e) => e.type)).toEqual(['New', 'Newer']);
-      // Revisions of a recreated stream may continue after the old ones (EventStoreDB), or restart.
-      expect(read[1].revision).toBe(read[0].revision + 1n);
-      expect(read[1].revision).toBe(next.nextExpectedRevision);
-      expect(await current.store.readLastEvent(name)).toMatchObject({ type: 'Newer', revision: next.nextExpectedRevision });
-      await expect(current.store.append(name, [event()], 'no_stream')).rejects.toBeInstanceOf(WrongExpectedRevisionError);
-    });
+    it.each(['no_stream', 'any'] as const)(
+      'recreates a deleted stream on an append with %s, holding only the new events',
+      async (expected) => {
+        const name = stream();
+        await current.store.append(name, [event('Old'), event('Old')], 'no_stream');
+        await current.store.deleteStream(name);
+        const recreated = await current.store.append(name, [event('New', { n: 1 })], expected);
+        const next = await current.store.append(name, [event('Newer')], recreated.nextExpectedRevision);
+        const read = await current.store.readStream(name);
+        expect(read.map((e) => e.type)).toEqual(['New', 'Newer']);
+        // Revisions of a recreated stream may continue after the old ones (EventStoreDB), or restart.
+        expect(read[1].revision).toBe(read[0].revision + 1n);
+        expect(read[1].revision).toBe(next.nextExpectedRevision);
+        expect(await current.store.readLastEvent(name)).toMatchObject({
+          type: 'Newer',
+          revision: next.nextExpectedRevision,
+        });
+        await expect(current.store.append(name, [event()], 'no_stream')).rejects.toBeInstanceOf(
+          WrongExpectedRevisionError,
+        );
+      },
+    );
   });
 }

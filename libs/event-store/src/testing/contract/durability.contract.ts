@@ -7,13 +7,16 @@ export function durabilityContract(current: ContractContext): void {
     /** Runs an appender child until it acknowledged `count` appends, kills it with SIGKILL, and
      * returns the acknowledged event ids that the store does not have. */
     async function lostAfterKill(concurrency: number, count: number): Promise<string[]> {
-      if (!current.fixture.spawnAppender) throw new Error(`${current.harness.name} is durable but cannot start an appender process`);
+      if (!current.fixture.spawnAppender)
+        throw new Error(`${current.harness.name} is durable but cannot start an appender process`);
       const child = current.fixture.spawnAppender(`crash${randomUUID().slice(0, 8)}`, concurrency);
       const acked: string[] = [];
       let buffered = '';
       await new Promise<void>((done, fail) => {
         child.on('error', fail);
-        child.on('exit', (code) => (acked.length < count ? fail(new Error(`appender exited early (${code})`)) : undefined));
+        child.on('exit', (code) =>
+          acked.length < count ? fail(new Error(`appender exited early (${code})`)) : undefined,
+        );
         child.stdout!.on('data', (chunk: Buffer) => {
           buffered += chunk.toString();
           const lines = buffered.split('\n');
@@ -25,7 +28,9 @@ export function durabilityContract(current: ContractContext): void {
           }
         });
       });
-      await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r)));
+      await new Promise((r) =>
+        child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r),
+      );
       const reader = await current.fixture.openAnother();
       try {
         const stored = new Set((await reader.readAll()).map((e) => e.id));

@@ -6,7 +6,11 @@ export function subscriptionContract(current: ContractContext): void {
     it('catches up, signals it, then goes live without gaps or duplicates', async () => {
       const name = stream();
       const start = await current.store.headPosition();
-      await current.store.append(name, Array.from({ length: 30 }, () => event('Early')), 'no_stream');
+      await current.store.append(
+        name,
+        Array.from({ length: 30 }, () => event('Early')),
+        'no_stream',
+      );
       const expected = 30 + 4 * 25;
       const writers = (async () => {
         // Live appends from this client and from a second one, interleaved with the catch-up.
