@@ -176,13 +176,11 @@ const text = fc.oneof(
 );
 
 /** A nested array or object `depth` levels deep (up to ~60 KB of JSON, under the 64 KiB limit). */
-const deep = fc
-  .tuple(fc.constantFrom(5, 100, 5_000, 29_000), fc.boolean())
-  .map(([depth, array]) => ({
-    __raw: array
-      ? `${'['.repeat(depth)}${']'.repeat(depth)}`
-      : `${'{"a":'.repeat(Math.min(depth, 10_000))}1${'}'.repeat(Math.min(depth, 10_000))}`,
-  }));
+const deep = fc.tuple(fc.constantFrom(5, 100, 5_000, 29_000), fc.boolean()).map(([depth, array]) => ({
+  __raw: array
+    ? `${'['.repeat(depth)}${']'.repeat(depth)}`
+    : `${'{"a":'.repeat(Math.min(depth, 10_000))}1${'}'.repeat(Math.min(depth, 10_000))}`,
+}));
 type Raw = { __raw: string };
 
 function jsonText(value: unknown): string {
