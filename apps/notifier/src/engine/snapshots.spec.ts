@@ -198,28 +198,9 @@ const SHAPES: Record<number, { instance: string[]; notifications: string[]; open
       open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
       noticePeriod: ['expiresAt', 'renewals', 'since'],
     },
-    // The same keys: an open notification's status value is spelled 'deadLettered' from 7 on.
-    7: {
-      instance: [
-        'accountId',
-        'createdAt',
-        'disabledReason',
-        'encryptedSigningSecret',
-        'events',
-        'expiresAt',
-        'instanceId',
-        'packageId',
-        'previousSigningSecret',
-        'status',
-        'tokenHash',
-        'webhookOn',
-        'webhookUrl',
-      ],
-      notifications: ['lastSequence', 'notices', 'open'],
-      open: ['attempts', 'body', 'nextAttemptAt', 'sequence', 'status', 'webhookId'],
-      noticePeriod: ['expiresAt', 'renewals', 'since'],
-    },
   };
+// The same keys as 6: an open notification's status value is spelled 'deadLettered' from 7 on.
+SHAPES[7] = SHAPES[6];
 
 describe('notifier snapshots', () => {
   it('are written for the state shapes of SNAPSHOT_VERSION', () => {
