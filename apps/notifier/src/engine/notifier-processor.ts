@@ -10,25 +10,21 @@ import {
   type NewNotification,
   type NotifiableItem,
   type NotificationCreated,
-  type NotificationEvent,
   type NotifierInput,
   type NotifierState,
   type OpenNotification,
 } from '@gw/domain-notifications';
 import type { RecordedEvent } from '@gw/event-store';
 import { retryDelayMs } from '@gw/process';
-import type { AttemptResult } from '@gw/webhook-delivery';
 import { isoNow } from './clock';
 import { DeliveryLoop, type DueWork } from './delivery-loop';
+import { splitStream } from './followed-streams';
 import type { LogConsumer } from './log-follower';
 import { noticeWebhookIdFor } from './notice-schedule';
 import type { OnItsWay } from './notification-batcher';
 import { Stopping } from './notification-writer';
 import type { ProcessorParts, ProcessorSettings } from './processor-parts';
 import { Replay } from './replay';
-
-/** The streams the processor follows, by name prefix. */
-export const FOLLOWED_STREAM_PREFIXES = [INSTANCE_STREAM_PREFIX, INBOX_STREAM_PREFIX, NOTIFICATIONS_STREAM_PREFIX];
 
 /** What an output is carried out with: the traffic's or the event's position in the log, the
  * notification being attempted. */
@@ -208,7 +204,7 @@ export class NotifierProcessor implements LogConsumer, DueWork {
         jitter: 0.8 + this.settings.random() * 0.4,
       },
     });
-    this.count(events, result);
+    this.parts.metrics.countOutcomes(events, result);
     await this.process(
       instanceId,
       { type: 'ReceiverAnswered', data: { url, status: result.status, now: this.now() } },
@@ -244,17 +240,6 @@ export class NotifierProcessor implements LogConsumer, DueWork {
         },
       },
     );
-  }
-
-  private count(events: NotificationEvent[], result: AttemptResult): void {
-    const { metrics } = this.parts;
-    for (const event of events) {
-      if (event.type === 'NotificationDelivered') metrics.delivered.inc();
-      if (event.type === 'DeliveryAttemptFailed')
-        metrics.failedAttempts.inc({ reason: result.status ? String(result.status) : result.error.split(':')[0] });
-      if (event.type === 'NotificationDeadLettered') metrics.deadLettered.inc();
-      if (event.type === 'NotificationCancelled') metrics.cancelled.inc();
-    }
   }
 
   // The moments the delivery loop finds due.
@@ -303,13 +288,6 @@ export class NotifierProcessor implements LogConsumer, DueWork {
   private now(): string {
     return isoNow(this.parts.clock);
   }
-}
-
-function splitStream(streamName: string): [string, string] {
-  for (const prefix of FOLLOWED_STREAM_PREFIXES) {
-    if (streamName.startsWith(prefix)) return [prefix, streamName.slice(prefix.length)];
-  }
-  return ['', ''];
 }
 
 /** What an output needs from its occasion; a workflow that asked for it elsewhere is a bug. */

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import type { NotificationEvent } from '@gw/domain-notifications';
+import type { AttemptResult } from '@gw/webhook-delivery';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What the notifier knows only when asked: read at each scrape. */
@@ -74,6 +76,18 @@ export class NotifierMetrics {
   }
 
   /** The text of a scrape, with the gauges as given now. */
+  /** Counts what an attempt recorded: delivered, failed (by status, or by the error's kind when no
+   * answer came), dead-lettered, cancelled. */
+  countOutcomes(events: readonly NotificationEvent[], result: AttemptResult): void {
+    for (const event of events) {
+      if (event.type === 'NotificationDelivered') this.delivered.inc();
+      if (event.type === 'DeliveryAttemptFailed')
+        this.failedAttempts.inc({ reason: result.status ? String(result.status) : result.error.split(':')[0] });
+      if (event.type === 'NotificationDeadLettered') this.deadLettered.inc();
+      if (event.type === 'NotificationCancelled') this.cancelled.inc();
+    }
+  }
+
   render(now: NotifierGauges): Promise<string> {
     this.gauges.pending.set(now.pending);
     this.gauges.inFlight.set(now.inFlight);
