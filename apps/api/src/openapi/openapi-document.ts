@@ -1,7 +1,8 @@
-import { Codes, ERROR_TABLE, type ErrorCode } from '@gw/contract';
+import { Codes } from '@gw/contract';
 import type { Answer, HostName, Route } from '../http/operation';
 import { ROUTES } from '../http/routes';
 import { OPERATIONS } from '../operations';
+import { ALL_CODES, codeTable, failureSchema } from './failure-schema';
 import type { JsonSchema } from './json-schema';
 import { formCodes, paramDocs, type ParamDoc } from './param-schema';
 import { SERVICE_ROUTE_DOCS } from './service-routes';
@@ -9,49 +10,8 @@ import { SERVICE_ROUTE_DOCS } from './service-routes';
 /** The hosts whose operations are public, and described (docs/api.md section 10). */
 export type PublicHost = Exclude<HostName, 'internal'>;
 
-const ALL_CODES = Object.keys(ERROR_TABLE) as ErrorCode[];
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const capitalized = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
-
-/** The failure envelope of docs/api.md section 2, with the codes it may carry. */
-function failureSchema(codes: readonly ErrorCode[], description: string): JsonSchema {
-  const code = { type: 'string', enum: [...codes] };
-  return {
-    type: 'object',
-    description,
-    required: ['success', 'msg', 'details'],
-    properties: {
-      success: { const: false },
-      msg: {
-        type: 'array',
-        items: code,
-        minItems: 1,
-        uniqueItems: true,
-        description: 'each distinct code once, in order of first occurrence; clients key on this',
-      },
-      details: {
-        type: 'array',
-        description: 'for people: one entry per problem',
-        items: {
-          type: 'object',
-          required: ['code', 'message'],
-          properties: {
-            code,
-            field: { type: 'string', description: 'the parameter concerned, when one is' },
-            message: { type: 'string' },
-          },
-        },
-      },
-    },
-  };
-}
-
-const codeTable = (codes: readonly ErrorCode[]) =>
-  [
-    '| code | meaning |',
-    '|---|---|',
-    ...codes.map((code) => `| \`${code}\` | ${ERROR_TABLE[code].replaceAll('|', '\\|')} |`),
-  ].join('\n');
 
 const sources = (host: PublicHost, method: string) =>
   host === 'account'

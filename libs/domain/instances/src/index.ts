@@ -1,5 +1,6 @@
 export * from './instance.events';
 export * from './instance.state';
+export * from './instance.commands';
 export * from './instance.decider';
 export * from './package-catalogue';
 export * from './notification-kinds';

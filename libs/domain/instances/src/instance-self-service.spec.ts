@@ -1,6 +1,7 @@
 import { deciderSpec } from '@gw/domain-core/testing';
 import { fold } from '@gw/domain-core';
-import { instanceDecider, type InstanceCommand } from './instance.decider';
+import { instanceDecider } from './instance.decider';
+import type { InstanceCommand } from './instance.commands';
 import type { InstanceEvent } from './instance.events';
 import { signingSecretsAt, type CreatedInstance } from './instance.state';
 import { DEFAULT_NOTIFICATION_KINDS, type NotificationKind } from './notification-kinds';

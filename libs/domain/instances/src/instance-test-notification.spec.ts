@@ -1,5 +1,6 @@
 import { deciderSpec } from '@gw/domain-core/testing';
-import { instanceDecider, type InstanceCommand } from './instance.decider';
+import { instanceDecider } from './instance.decider';
+import type { InstanceCommand } from './instance.commands';
 import type { InstanceEvent } from './instance.events';
 
 // docs/api.md 8.6: when a test notification may be sent, and the one change it can make.

@@ -1,6 +1,7 @@
 import { deciderSpec } from '@gw/domain-core/testing';
 import { fold } from '@gw/domain-core';
-import { InstanceIdTaken, instanceDecider, needsNewSigningSecret, type InstanceCommand } from './instance.decider';
+import { InstanceIdTaken, instanceDecider, needsNewSigningSecret } from './instance.decider';
+import type { InstanceCommand } from './instance.commands';
 import type { InstanceEvent } from './instance.events';
 import { deliveryEnabled, instanceStatus } from './instance.state';
 import { DEFAULT_PACKAGES, parsePackageCatalogue } from './package-catalogue';

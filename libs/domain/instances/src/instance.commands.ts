@@ -1,0 +1,84 @@
+import type { NotificationKind } from './notification-kinds';
+import type { PackageDefinition } from './package-catalogue';
+
+export type CreateInstance = {
+  type: 'CreateInstance';
+  data: {
+    instanceId: string;
+    accountId: string;
+    packageId: string;
+    packages: readonly PackageDefinition[];
+    tokenHash: string;
+    now: string;
+  };
+};
+
+export type RenewInstance = {
+  type: 'RenewInstance';
+  data: { accountId: string; packageId: string; packages: readonly PackageDefinition[]; now: string };
+};
+
+/**
+ * Registers `url`, or switches delivery off when it is empty. `urlRefusal` carries the adapter's
+ * verdict on where the URL's host points (a non-public address), so that the domain reports it beside
+ * its own refusals. `newSigningSecret` is a freshly drawn, encrypted secret; it is needed (and used)
+ * only by a first registration, when the instance has none yet (see `needsNewSigningSecret`).
+ */
+export type ChangeWebhook = {
+  type: 'ChangeWebhook';
+  /** `events`: the kinds to notify (absent: the default set); ignored when `url` is empty. */
+  data: {
+    url: string;
+    urlRefusal?: string;
+    newSigningSecret?: string;
+    events?: readonly NotificationKind[];
+    now: string;
+  };
+};
+
+/** The account holder deletes the instance (docs/api.md 8.1). */
+export type DeleteInstance = {
+  type: 'DeleteInstance';
+  data: { accountId: string; now: string };
+};
+
+/** The account holder replaces the instance token (8.2); `tokenHash` is the new token's. */
+export type ResetInstanceToken = {
+  type: 'ResetInstanceToken';
+  data: { accountId: string; tokenHash: string; now: string };
+};
+
+/** The owner replaces the signing secret (8.5): `newSigningSecret` is drawn and encrypted by the
+ * caller; the previous secret keeps signing for `overlapHours`. */
+export type RotateSigningSecret = {
+  type: 'RotateSigningSecret';
+  data: { newSigningSecret: string; overlapHours: number; now: string };
+};
+
+/**
+ * Checks a test notification may be sent now (docs/api.md 8.6): to `url` when given (`urlRefusal` is
+ * the adapter's verdict on where its host points, as for ChangeWebhook), else to the registered URL,
+ * which needs delivery on. An instance without a signing secret yet (only possible with `url`, before
+ * any registration) gets `newSigningSecret` as its first, so that the test is signed with the secret
+ * the receiver will keep; that is the one change a test makes.
+ */
+export type PrepareTestNotification = {
+  type: 'PrepareTestNotification';
+  data: { url: string; urlRefusal?: string; newSigningSecret?: string; now: string };
+};
+
+/** The receiver answered 410 Gone to a delivery for `url`. */
+export type DisableWebhookForReceiver = {
+  type: 'DisableWebhookForReceiver';
+  data: { url: string; reason: string; now: string };
+};
+
+export type InstanceCommand =
+  | CreateInstance
+  | RenewInstance
+  | ChangeWebhook
+  | DisableWebhookForReceiver
+  | DeleteInstance
+  | ResetInstanceToken
+  | RotateSigningSecret
+  | PrepareTestNotification;

@@ -1,0 +1,23 @@
+/** How an embedded store is opened (SqliteEventStore). */
+export interface SqliteEventStoreOptions {
+  /** Path of the store file; several processes on one machine may open the same file. */
+  file: string;
+  /** How long an operation keeps retrying while another process holds the write lock before it
+   * reports the store unavailable. */
+  lockTimeoutMs?: number;
+  /** How often a live subscription looks for events appended by other processes. */
+  pollIntervalMs?: number;
+  /** Events read per batch while catching up. */
+  batchSize?: number;
+  /** Clock for `recordedAt`; injectable for tests. */
+  now?: () => Date;
+  /** Where the store reports trouble it copes with by itself (a checkpoint that must wait). */
+  onWarning?: (message: string, fields: Record<string, unknown>) => void;
+  /** Told after each group of appends committed, before their promises settle: the appends and
+   * events the group wrote (refused appends not counted) and the seconds its commit took (the
+   * transaction with its fsync, and any wait for another process's write lock). For metrics: it
+   * runs on the write path, so it must be cheap; what it throws is ignored. */
+  onGroupCommitted?: (appends: number, events: number, seconds: number) => void;
+  /** Positions a filtered read scans per query, between turns of the event loop (rowsAfter). */
+  filterWindow?: number;
+}
