@@ -1,25 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { lintFixture as lint } from './lint-fixture';
 
 const root = resolve(__dirname, '../..');
-
-interface LintMessage {
-  ruleId: string | null;
-  line: number;
-  message: string;
-}
-
-/** Lints fixture files (which `npm run lint` ignores) with the project's own configuration. */
-function lint(file: string): LintMessage[] {
-  const result = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules/eslint/bin/eslint.js'), '--no-ignore', '--format', 'json', file],
-    { cwd: root, encoding: 'utf8', env: { ...process.env, NX_DAEMON: 'false' } },
-  );
-  if (!result.stdout) throw new Error(`eslint produced no report: ${result.stderr}`);
-  const [report] = JSON.parse(result.stdout) as Array<{ messages: LintMessage[] }>;
-  return report.messages;
-}
 
 describe('layering is enforced by lint', () => {
   beforeAll(() => {

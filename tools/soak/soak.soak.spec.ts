@@ -1,6 +1,7 @@
 import { ApiProcess, createAccount, NotifierProcess, request, tempDataDir, type AppProcess } from '@gw/testing';
 import { FlakyReceiver } from './support/flaky-receiver';
-import { REQUEST_TIMEOUT_MS, sleep, SoakLoad } from './support/load';
+import { REQUEST_TIMEOUT_MS, sleep } from './support/checked-requests';
+import { SoakLoad } from './support/load';
 import { cpuSeconds, growth, Inspector, mib, rssBytes, type Sample } from './support/memory';
 import { renderFigures } from './support/report';
 

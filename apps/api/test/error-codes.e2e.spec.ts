@@ -10,7 +10,8 @@ import {
 import { refused, setUp, type Account, type Instance } from './support/error-codes';
 
 /** The error codes of docs/api.md section 3 that a request's form and credentials cause (0001 to 0006,
- * 0008, 0013), the way a real client would; error-codes-state.e2e covers 0007, 0009, 0011 and 0012. */
+ * 0008, 0013), the way a real client would; error-codes-webhook-url.e2e covers the URLs 0008 refuses,
+ * error-codes-state.e2e covers 0007, 0009, 0011 and 0012. */
 
 const http = recordingHttp();
 const { get, postJson, postForm, request } = http;
@@ -31,7 +32,6 @@ describe('error codes', () => {
   const account = (path: string, params: Record<string, string>) => get(api.accountUrl, path, params);
   const webhook = (webhookUrl: string, token = instance.token) =>
     postJson(api.apiUrl, '/webhook', { instanceid: instance.instanceid, token, webhookUrl });
-  const status = async (i = instance) => expectSuccess(await get(api.apiUrl, '/getWebhookStatus', { ...i }));
 
   it('0013: an unknown path answers 404 on either host, also for an operation of the other host', async () => {
     for (const [base, path] of [
@@ -233,71 +233,6 @@ describe('error codes', () => {
     ]);
     expectFailure(await webhook('http://8.8.8.8/hook', 'wrong'), ['0008']);
     expectFailure(await webhook('https://127.0.0.1/hook', 'wrong'), ['0006']);
-  });
-
-  const tooLong = `https://8.8.8.8/${'a'.repeat(2033)}`;
-  it.each([
-    ['an http: URL', 'http://8.8.8.8/hook'],
-    ['a relative URL', '/hook'],
-    ['a URL without scheme', '8.8.8.8/hook'],
-    ['an ftp: URL', 'ftp://8.8.8.8/hook'],
-    ['a URL over 2048 characters', tooLong],
-    ['a URL with a space', 'https://8.8.8.8/a b'],
-    ['a URL with a leading space', ' https://8.8.8.8/hook'],
-    ['a loopback host', 'https://127.0.0.1/hook'],
-    ['a private host', 'https://10.0.0.1/hook'],
-    ['the link-local metadata host', 'https://169.254.169.254/latest'],
-    ['an IPv6 loopback host', 'https://[::1]/hook'],
-    ['an IPv4-mapped loopback host', 'https://[::ffff:127.0.0.1]/hook'],
-    ['localhost, which resolves to loopback', 'https://localhost/hook'],
-  ])('0008: %s is refused and the registered URL stays', async (_kind, url) => {
-    expectSuccess(await webhook('https://8.8.8.8/kept'));
-    await refused(webhook(url), ['0008'], ['webhookUrl']);
-    expect(await status()).toMatchObject({ webhookUrl: 'https://8.8.8.8/kept', enabled: true });
-  });
-
-  it('0008 boundary: a URL of exactly 2048 characters is accepted', async () => {
-    expect(expectSuccess(await webhook(tooLong.slice(0, 2048))).webhookUrl).toHaveLength(2048);
-  });
-
-  describe('with the development switches', () => {
-    let httpApi: ApiProcess;
-    let privateApi: ApiProcess;
-    beforeAll(async () => {
-      [httpApi, privateApi] = await Promise.all([
-        ApiProcess.start({ env: { ALLOW_HTTP_WEBHOOKS: 'true' } }),
-        ApiProcess.start({ env: { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' } }),
-      ]);
-    });
-    afterAll(async () => {
-      for (const p of [httpApi, privateApi]) await p.stop().then(() => p.removeData());
-    });
-    const hook = async (target: ApiProcess, urls: string[]) => {
-      const { instance: i } = await setUp(target, get);
-      return Promise.all(urls.map((webhookUrl) => postJson(target.apiUrl, '/webhook', { ...i, webhookUrl })));
-    };
-
-    it('ALLOW_HTTP_WEBHOOKS=true accepts an http URL, but still no private host or other scheme', async () => {
-      const [plain, loopback, ftp] = await hook(httpApi, [
-        'http://8.8.8.8/hook',
-        'http://127.0.0.1/hook',
-        'ftp://8.8.8.8/hook',
-      ]);
-      expect(expectSuccess(plain)).toMatchObject({ webhookUrl: 'http://8.8.8.8/hook', enabled: true });
-      expectFailure(loopback, ['0008']);
-      expectFailure(ftp, ['0008']);
-    });
-
-    it('ALLOW_PRIVATE_WEBHOOK_TARGETS=true accepts localhost and private hosts, but still no http', async () => {
-      const [local, loopback, plain] = await hook(privateApi, [
-        'https://localhost/hook',
-        'https://127.0.0.1/hook',
-        'http://localhost/hook',
-      ]);
-      expect(expectSuccess(local)).toMatchObject({ webhookUrl: 'https://localhost/hook', enabled: true });
-      expectSuccess(loopback);
-      expectFailure(plain, ['0008']);
-    });
   });
 
   it('produced every code above, and never a 5xx, HTML, an empty body or anything but a JSON envelope', () => {

@@ -1,4 +1,3 @@
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PACKAGES_FILE, loadConfig } from './config';
 import { configErrorOf, PRODUCTION_SECRETS, useTempCwd } from './__fixtures__/config-spec-support';
@@ -182,52 +181,6 @@ describe('loadConfig', () => {
       expect(error.problems).toEqual([expect.stringMatching(/^HOST: .*control characters/)]);
     });
 
-    it('refuses the development switches in production, naming each one', () => {
-      const error = configErrorOf(() =>
-        loadConfig(
-          {
-            NODE_ENV: 'production',
-            DEMO_ACCOUNT: 'true',
-            ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
-            ALLOW_HTTP_WEBHOOKS: '1',
-            ...PRODUCTION_SECRETS,
-          },
-          temp.cwd,
-        ),
-      );
-      expect(error.problems).toEqual([
-        'ALLOW_PRIVATE_WEBHOOK_TARGETS: must not be true in production (it is for local development and tests)',
-        'ALLOW_HTTP_WEBHOOKS: must not be true in production (it is for local development and tests)',
-        'DEMO_ACCOUNT: must not be true in production (it is for local development and tests)',
-      ]);
-      // Outside production they are allowed.
-      expect(
-        loadConfig({ NODE_ENV: 'test', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', ALLOW_HTTP_WEBHOOKS: 'true' }, temp.cwd)
-          .webhooks.allowHttp,
-      ).toBe(true);
-    });
-
-    it('refuses a short or repetitive INTERNAL_TOKEN in production', () => {
-      const weak = ['a'.repeat(16), 'abcdefghijklmnopqrstuvwxyz01234', 'abcdefghijklmnoabcdefghijklmnoabcdefghijklmno'];
-      for (const INTERNAL_TOKEN of weak) {
-        const error = configErrorOf(() =>
-          loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, INTERNAL_TOKEN }, temp.cwd),
-        );
-        expect(error.problems).toEqual([
-          'INTERNAL_TOKEN: must be at least 32 characters with at least 16 different ones in production',
-        ]);
-      }
-      // 32 characters, 16 of them different: enough.
-      const strong = 'abcdefghijklmnop'.repeat(2);
-      expect(
-        loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, INTERNAL_TOKEN: strong }, temp.cwd).secrets
-          .internalToken,
-      ).toBe(strong);
-      expect(loadConfig({ NODE_ENV: 'test', INTERNAL_TOKEN: 'a'.repeat(16) }, temp.cwd).secrets.internalToken).toBe(
-        'a'.repeat(16),
-      );
-    });
-
     it('bounds testWebhook calls in flight with TEST_WEBHOOK_CONCURRENCY, 32 unless set', () => {
       expect(loadConfig({}, temp.cwd).webhooks.testConcurrency).toBe(32);
       expect(loadConfig({ TEST_WEBHOOK_CONCURRENCY: '4' }, temp.cwd).webhooks.testConcurrency).toBe(4);
@@ -236,42 +189,6 @@ describe('loadConfig', () => {
           expect.stringMatching(/^TEST_WEBHOOK_CONCURRENCY: /),
         ]);
       }
-    });
-
-    it('refuses in production a SECRETS_KEY of fewer than 16 different byte values, never repeating it', () => {
-      const zeros = '0'.repeat(64);
-      const fifteen = Buffer.from(Array.from({ length: 32 }, (_, i) => i % 15)).toString('base64');
-      for (const SECRETS_KEY of [zeros, 'ab'.repeat(32), fifteen]) {
-        const error = configErrorOf(() =>
-          loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, SECRETS_KEY }, temp.cwd),
-        );
-        expect(error.problems).toEqual([
-          'SECRETS_KEY: must hold at least 16 different byte values in production (32 random bytes)',
-        ]);
-        expect(error.message).not.toContain(SECRETS_KEY);
-      }
-      const sixteen = Buffer.from(Array.from({ length: 32 }, (_, i) => i % 16)).toString('base64');
-      expect(
-        loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, SECRETS_KEY: sixteen }, temp.cwd).secrets
-          .secretsKey,
-      ).toHaveLength(32);
-      // Outside production the key's form is all that is checked.
-      expect(loadConfig({ NODE_ENV: 'test', SECRETS_KEY: zeros }, temp.cwd).secrets.secretsKey).toHaveLength(32);
-    });
-
-    it('makes an existing DATA_DIR private in production, and refuses to start naming it when it cannot', () => {
-      const dataDir = join(temp.cwd, 'shared');
-      mkdirSync(dataDir, { mode: 0o755 });
-      chmodSync(dataDir, 0o755);
-      loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }, temp.cwd);
-      expect(statSync(dataDir).mode & 0o777).toBe(0o755);
-      loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, DATA_DIR: dataDir }, temp.cwd);
-      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
-      // A folder this process may not change (even root may not chmod /proc's).
-      const error = configErrorOf(() =>
-        loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS, DATA_DIR: '/proc/self/fd' }, temp.cwd),
-      );
-      expect(error.problems).toEqual([expect.stringMatching(/^DATA_DIR: \/proc\/self\/fd cannot be made private/)]);
     });
 
     it('binds the internal listeners to INTERNAL_HOST, loopback unless told otherwise', () => {
@@ -309,33 +226,6 @@ describe('loadConfig', () => {
         'API_PORT: 8080 is also ACCOUNT_PORT; each listener needs its own port',
       ]);
       expect(loadConfig({ HOST: '::1', ACCOUNT_PORT: '0', API_PORT: '0' }, temp.cwd).http.host).toBe('::1');
-    });
-
-    it('requires INTERNAL_TOKEN and SECRETS_KEY in production, and checks the key is 32 bytes', () => {
-      const error = configErrorOf(() => loadConfig({ NODE_ENV: 'production' }, temp.cwd));
-      expect(error.problems).toEqual([
-        'INTERNAL_TOKEN: is required in production',
-        'SECRETS_KEY: is required in production (32 random bytes, base64 or hex)',
-      ]);
-      const short = configErrorOf(() =>
-        loadConfig(
-          { NODE_ENV: 'production', INTERNAL_TOKEN: PRODUCTION_SECRETS.INTERNAL_TOKEN, SECRETS_KEY: 'c2hvcnQ=' },
-          temp.cwd,
-        ),
-      );
-      expect(short.problems).toEqual(['SECRETS_KEY: must be 32 bytes, given as base64 or 64 hex digits']);
-      expect(loadConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS }, temp.cwd).secrets.secretsKey).toHaveLength(
-        32,
-      );
-    });
-
-    it('makes one development key and internal token in DATA_DIR and reuses them', () => {
-      const first = loadConfig({}, temp.cwd);
-      const second = loadConfig({}, temp.cwd);
-      expect(first.secrets.secretsKey).toHaveLength(32);
-      expect(second.secrets.secretsKey.equals(first.secrets.secretsKey)).toBe(true);
-      expect(second.secrets.internalToken).toBe(first.secrets.internalToken);
-      expect(first.secrets.internalToken.length).toBeGreaterThanOrEqual(32);
     });
   });
 });

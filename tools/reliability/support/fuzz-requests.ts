@@ -1,5 +1,17 @@
 import fc from 'fast-check';
 import type { Host } from './envelope';
+import { deep, jsonText, text } from './fuzz-json';
+import {
+  CONTENT_TYPES,
+  MALFORMED_JSON,
+  METHODS,
+  NAMES,
+  ODD_NAMES,
+  OPERATIONS,
+  PATHS,
+  SPECIAL,
+  URLS,
+} from './fuzz-vocabulary';
 
 /** What a fuzzed request may use of the target: its real credentials, so that requests get past
  * the early checks as often as they are refused by them. */
@@ -19,198 +31,6 @@ export interface FuzzRequest {
   headers: Record<string, string>;
   body?: Buffer;
 }
-
-const PATHS = [
-  '/newInstance',
-  '/renewInstance',
-  '/listInstances',
-  '/webhook',
-  '/getWebhookStatus',
-  '/getWebhookLogs',
-  '/healthz',
-  '/',
-  '/instances',
-  '/WEBHOOK',
-  '/webhook/',
-  '/webhook/..',
-  '//webhook',
-  '/webhook%2F',
-  '/%77ebhook',
-  '/metrics',
-];
-const METHODS = ['GET', 'GET', 'POST', 'POST', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND', 'FOO'];
-const NAMES = [
-  'email',
-  'token',
-  'apikey',
-  'packageid',
-  'instanceid',
-  'webhookUrl',
-  'limit',
-  'id',
-  'chatId',
-  'from',
-  'fromMe',
-  'senderName',
-  'type',
-  'body',
-  'time',
-  'status',
-];
-const ODD_NAMES = [
-  '__proto__',
-  'constructor',
-  'toString',
-  'hasOwnProperty',
-  '',
-  ' token',
-  'Token',
-  'token[]',
-  'to%6Ben',
-  'a'.repeat(300),
-];
-const SPECIAL = [
-  '',
-  ' ',
-  '\u0000',
-  'a\u0000b',
-  '\ud800',
-  '\udfff\ud800',
-  '\uffff',
-  '\ufeff',
-  '💥',
-  'é',
-  'e\u0301',
-  '\u202e',
-  '%00',
-  '%FF',
-  '%',
-  '+',
-  '../../etc/passwd',
-  "' OR 1=1 --",
-  '<script>alert(1)</script>',
-  '{"a":1}',
-  'null',
-  'true',
-  '-1',
-  '0',
-  '1e309',
-  'NaN',
-  '100',
-  '101',
-  '1.5',
-  '0x10',
-  ' 7',
-  'trial',
-  'monthly',
-  'annual',
-  'x'.repeat(5000),
-  'sent',
-  'read',
-  'played',
-  'chat',
-];
-/** webhookUrl values: IP literals or localhost only, so that no check ever asks DNS. */
-const URLS = [
-  '',
-  'https://8.8.8.8/x',
-  'https://8.8.8.8:8443/a?b=c#d',
-  'http://8.8.8.8/',
-  'https://127.0.0.1/',
-  'https://[::1]/',
-  'https://10.0.0.1/',
-  'https://169.254.169.254/latest',
-  'https://0x7f.1/',
-  'https://2130706433/',
-  'https://[::ffff:127.0.0.1]/',
-  'https://localhost/',
-  'https://a.localhost/',
-  'https://8.8.8.8/' + 'a'.repeat(3000),
-  'https:8.8.8.8',
-  'ftp://8.8.8.8/',
-  'https://user:pass@8.8.8.8/',
-  'https://8.8.8.8/\u0000',
-  'javascript:alert(1)',
-  'https://8.8.8.8/é',
-  'https://[fe80::1%25eth0]/',
-  'https://0.0.0.0/',
-  'https://8.8.8.8:99999/',
-];
-const CONTENT_TYPES = [
-  'application/json',
-  'application/json; charset=utf-8',
-  'application/json; charset="UTF-8"',
-  'APPLICATION/JSON',
-  'application/json; charset=latin1',
-  'application/json;charset=utf-16',
-  'application/x-www-form-urlencoded',
-  'application/x-www-form-urlencoded; charset=utf-8',
-  'text/plain',
-  'multipart/form-data; boundary=x',
-  'application/vnd.api+json',
-  ';',
-  'application/json; charset',
-];
-const MALFORMED_JSON = [
-  '{',
-  '{"a":',
-  '[1,2',
-  '{"token": "x",}',
-  'nul',
-  '{"a":"\\ud800"}',
-  '\ufeff{}',
-  '{"a":1}{"b":2}',
-  "{'a':1}",
-  '{"a":1e999}',
-  '{"\\u0000":1}',
-  '{"a" 1}',
-  '"\\',
-  '{"a":"\\x41"}',
-];
-
-const text = fc.oneof(
-  { weight: 3, arbitrary: fc.string({ maxLength: 40 }) },
-  { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
-  { weight: 3, arbitrary: fc.constantFrom(...SPECIAL) },
-  { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 200, maxLength: 600 }) },
-);
-
-/** A nested array or object `depth` levels deep (up to ~60 KB of JSON, under the 64 KiB limit). */
-const deep = fc.tuple(fc.constantFrom(5, 100, 5_000, 29_000), fc.boolean()).map(([depth, array]) => ({
-  __raw: array
-    ? `${'['.repeat(depth)}${']'.repeat(depth)}`
-    : `${'{"a":'.repeat(Math.min(depth, 10_000))}1${'}'.repeat(Math.min(depth, 10_000))}`,
-}));
-type Raw = { __raw: string };
-
-function jsonText(value: unknown): string {
-  if (value && typeof value === 'object' && '__raw' in value) return (value as Raw).__raw;
-  if (Array.isArray(value)) return `[${value.map(jsonText).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.entries(value)
-      .map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`)
-      .join(',')}}`;
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** The operations of each host (docs/api.md sections 1, 4 and 6) with their parameter names. */
-const OPERATIONS: Array<{ host: Host; methods: string[]; path: string; names: string[] }> = [
-  { host: 'account', methods: ['GET'], path: '/newInstance', names: ['email', 'token', 'packageid'] },
-  { host: 'account', methods: ['GET'], path: '/renewInstance', names: ['email', 'apikey', 'packageid', 'instanceid'] },
-  { host: 'account', methods: ['GET'], path: '/listInstances', names: ['email', 'apikey'] },
-  { host: 'account', methods: ['GET'], path: '/webhook', names: ['instanceid', 'token', 'webhookUrl'] },
-  { host: 'instance', methods: ['GET', 'POST'], path: '/webhook', names: ['instanceid', 'token', 'webhookUrl'] },
-  { host: 'instance', methods: ['GET', 'POST'], path: '/getWebhookStatus', names: ['instanceid', 'token'] },
-  { host: 'instance', methods: ['GET', 'POST'], path: '/getWebhookLogs', names: ['instanceid', 'token', 'limit'] },
-  { host: 'instance', methods: ['GET', 'POST'], path: '/rotateSigningSecret', names: ['instanceid', 'token'] },
-  {
-    host: 'internal',
-    methods: ['POST'],
-    path: '/instances/:id/messages',
-    names: ['id', 'chatId', 'time', 'from', 'fromMe', 'senderName', 'type', 'body'],
-  },
-  { host: 'internal', methods: ['POST'], path: '/instances/:id/acks', names: ['id', 'chatId', 'status', 'time'] },
-];
 
 type Param = [name: string, text: string, json: unknown];
 

@@ -1,4 +1,5 @@
-import { request, type Answer } from '@gw/testing';
+import type { Answer } from '@gw/testing';
+import { CheckedRequests, form, json, pick, post, query, random, sleep } from './checked-requests';
 import { ackKey, messageKey, type IngestTimes } from './flaky-receiver';
 import {
   ACK_STATUSES,
@@ -7,43 +8,16 @@ import {
   PACKAGES,
   type Account,
   type Operation,
-  type OperationStats,
-  type Shown,
   type Target,
   type Tracked,
 } from './model';
-
-const random = (below: number) => Math.floor(Math.random() * below);
-const pick = <T>(items: readonly T[]): T => items[random(items.length)];
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
-
-/** How long any request may wait for its answer: a process that stops answering fails the run
- * instead of holding it. */
-export const REQUEST_TIMEOUT_MS = 30_000;
-type Call = { url: string; init?: RequestInit };
-const query = (base: string, path: string, params: Record<string, string>): Call => ({
-  url: `${base}${path}?${new URLSearchParams(params)}`,
-});
-const post = (base: string, path: string, type: string, body: string, headers: Record<string, string> = {}): Call => ({
-  url: `${base}${path}`,
-  init: { method: 'POST', headers: { 'content-type': type, ...headers }, body },
-});
-const json = (base: string, path: string, body: unknown) => post(base, path, 'application/json', JSON.stringify(body));
-const form = (base: string, path: string, body: Record<string, string>) =>
-  post(base, path, 'application/x-www-form-urlencoded', String(new URLSearchParams(body)));
 
 /**
  * The soak's client: a weighted mix of operations at a fixed rate, tracking every acknowledged write
  * and every ingest answered 202 whose notification must arrive. Every answer is checked: no 5xx, no
  * refusal of a valid request, and what it shows agrees with what was acknowledged before it.
  */
-export class SoakLoad {
-  readonly stats = Object.fromEntries(
-    Object.keys(MIX).map((op) => [
-      op,
-      { sent: 0, ok: 0, refused: 0, serverErrors: 0, noAnswer: 0, totalMs: 0, maxMs: 0 },
-    ]),
-  ) as Record<Operation, OperationStats>;
+export class SoakLoad extends CheckedRequests {
   readonly instances: Tracked[] = [];
   private readonly ingesting: Tracked[] = [];
   private readonly churning: Tracked[] = [];
@@ -52,8 +26,6 @@ export class SoakLoad {
   readonly expected = new Map<string, IngestTimes>();
   /** A counter that orders the sending of ingest requests and the reading of their answers. */
   private tick = 0;
-  readonly problems: string[] = [];
-  problemCount = 0;
   /** Operations not started because `concurrency` were in flight (the load never bursts to catch up). */
   shed = 0;
   private messages = 0;
@@ -61,14 +33,10 @@ export class SoakLoad {
   constructor(
     private readonly target: Target,
     readonly accounts: Account[],
-  ) {}
-
-  problem(text: string): void {
-    this.problemCount += 1;
-    if (this.problems.length < 40) this.problems.push(text);
+  ) {
+    super();
   }
 
-  /** Runs the mix at `rate` operations a second, at most `concurrency` at once, until `endAt`. */
   async run(rate: number, concurrency: number, endAt: number): Promise<void> {
     const started = Date.now();
     const inFlight = new Set<Promise<void>>();
@@ -131,39 +99,6 @@ export class SoakLoad {
       const t = pick(pool);
       if (!t.busy) return t;
     }
-    return undefined;
-  }
-
-  /** Sends one request; undefined (and a problem) on a 5xx or no answer. */
-  private async send(op: Operation, call: Call): Promise<Answer | undefined> {
-    const stats = this.stats[op];
-    stats.sent += 1;
-    const sent = Date.now();
-    try {
-      const answer = await request(call.url, { ...call.init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-      const ms = Date.now() - sent;
-      stats.totalMs += ms;
-      stats.maxMs = Math.max(stats.maxMs, ms);
-      if (answer.status < 500) return answer;
-      stats.serverErrors += 1;
-      this.problem(`${op}: HTTP ${answer.status} ${answer.text.slice(0, 200)}`);
-    } catch (error) {
-      stats.noAnswer += 1;
-      this.problem(`${op}: no answer (${(error as Error).cause ?? error})`);
-    }
-    return undefined;
-  }
-
-  /** The success body, or undefined (and a problem) when a valid request was refused. */
-  private async succeed(op: Operation, call: Call): Promise<Shown | undefined> {
-    const answer = await this.send(op, call);
-    if (!answer) return undefined;
-    if (answer.status === 200 && answer.json?.success === true) {
-      this.stats[op].ok += 1;
-      return answer.json as Shown;
-    }
-    this.stats[op].refused += 1;
-    this.problem(`${op}: a valid request was refused: HTTP ${answer.status} ${answer.text.slice(0, 200)}`);
     return undefined;
   }
 
