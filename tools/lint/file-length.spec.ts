@@ -1,4 +1,4 @@
-import { lintFixture } from './lint-fixture';
+import { lintFixture } from './support/lint-fixture';
 
 const FIXTURES = 'tools/lint/__fixtures__/file-length';
 const tooLong = (file: string) =>

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { lintFixture as lint } from './lint-fixture';
+import { lintFixture as lint } from './support/lint-fixture';
 
 const root = resolve(__dirname, '../..');
 
