@@ -1,6 +1,14 @@
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
-import { get, NotifierProcess, postJson, request, WebhookReceiver } from '@gw/testing';
+import type Ajv2020 from 'ajv/dist/2020';
+import type { ValidateFunction } from 'ajv/dist/2020';
+import {
+  closedSchema as closed,
+  get,
+  jsonSchemaValidator,
+  NotifierProcess,
+  postJson,
+  request,
+  WebhookReceiver,
+} from '@gw/testing';
 import { ApiOnStore } from './support/api-on-store';
 import type { Document, Schema } from './support/openapi-document';
 import { INTERNAL_TOKEN, selfService, type Account, type Instance } from './support/self-service';
@@ -33,8 +41,7 @@ describe('the API descriptions against the live service', () => {
     notifier = await NotifierProcess.start(store.api.dataDir, env);
     for (const host of ['account', 'instance']) {
       documents[host] = (await request(`${base(host)}/openapi.json`)).json;
-      const ajv = new Ajv2020({ strict: true, allErrors: true });
-      addFormats(ajv);
+      const ajv = jsonSchemaValidator();
       // The document is the root of its schemas' `#/components/...` references.
       ajv.addKeyword('components');
       ajv.addSchema({ $id: `urn:openapi:${host}`, components: closed(documents[host].components) });
@@ -47,19 +54,6 @@ describe('the API descriptions against the live service', () => {
     await receiver?.stop();
   });
 
-  /** The document's schemas as the answers must meet them: besides what they declare, no field that
-   * they do not name (each object with `properties` closed to others). */
-  const closed = (schema: unknown): unknown =>
-    Array.isArray(schema)
-      ? schema.map(closed)
-      : schema && typeof schema === 'object'
-        ? {
-            ...Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, closed(value)])),
-            ...('properties' in schema && (schema as Schema)['type'] === 'object' && !('additionalProperties' in schema)
-              ? { additionalProperties: false }
-              : {}),
-          }
-        : schema;
   /** A schema of the document, its local references made to point into the document. */
   const anchored = (host: string, schema: unknown): unknown =>
     Array.isArray(schema)

@@ -5,3 +5,4 @@ export * from './shifted-clock';
 export * from './expired-instance';
 export * from './webhook-receiver';
 export * from './fake-clock';
+export * from './json-schema-check';

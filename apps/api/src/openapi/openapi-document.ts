@@ -6,6 +6,7 @@ import { ALL_CODES, codeTable, failureSchema } from './failure-schema';
 import type { JsonSchema } from './json-schema';
 import { formCodes, paramDocs, type ParamDoc } from './param-schema';
 import { SERVICE_ROUTE_DOCS } from './service-routes';
+import { webhooksMap } from './webhooks-map';
 
 /** The hosts whose operations are public, and described (docs/api.md section 10). */
 export type PublicHost = Exclude<HostName, 'internal'>;
@@ -19,6 +20,11 @@ const sources = (host: PublicHost, method: string) =>
     : method === 'GET'
       ? 'Parameters come from the query string; the same operation also takes POST with a JSON or form body.'
       : 'Each parameter may come from the query string, an `application/json` body (an object of strings; a number parameter may be a JSON number) or an `application/x-www-form-urlencoded` body; when a name is in both, the body wins. `required` marks what the operation needs from one source or the other. A `charset` on the content type is accepted (UTF-8); an empty body is no body; over 64 KiB is `0009`.';
+
+// No security scheme: the credentials (`apikey`, or `token`, which is the account's API key on
+// newInstance and the instance's token elsewhere) are parameters like the others, from the query
+// string or the body, so they are described with the parameters, and each operation says so.
+const CREDENTIALS_AS_PARAMETERS: JsonSchema[] = [];
 
 function paramDescription(param: ParamDoc): string {
   const rules = param.rules.map((rule) => `\`${rule.code}\` ${rule.message}`).join('; ');
@@ -104,6 +110,7 @@ function operationObject(
     summary: answer.summary,
     description,
     tags: ['operations'],
+    security: CREDENTIALS_AS_PARAMETERS,
     parameters: [...pathParameters(op.path), ...parameterObjects(params, !withBody)],
     ...(withBody
       ? {
@@ -153,6 +160,7 @@ function serviceOperationObject(host: PublicHost, pattern: string, method: strin
     operationId: `${method.toLowerCase()}${capitalized(id)}`,
     summary: doc.summary,
     tags: ['service'],
+    security: [],
     parameters: pathParameters(pattern),
     responses: {
       '200': {
@@ -171,6 +179,7 @@ function preflightObject(pattern: string, methods: readonly string[]): JsonSchem
     operationId: `preflight${capitalized(id)}`,
     summary: 'CORS preflight: what a page elsewhere may send here',
     tags: ['cors'],
+    security: [],
     responses: {
       '204': {
         description: 'No body; the methods and request headers a cross-origin page may use',
@@ -218,9 +227,10 @@ function documentDescription(host: PublicHost): string {
   return [
     INFO[host].summary,
     'Success is HTTP 200 with `{"success": true, ...fields}`. Every refusal is HTTP 200 too, with the failure envelope `{"success": false, "msg": [codes], "details": [{code, field, message}]}` (docs/api.md section 2). Only routing uses other statuses: an unknown path is 404 and a method the path does not take is 405 with `Allow`, both with code `0013`.',
+    'Credentials are parameters (`apikey`; `token`, the instance token, or the account API key on newInstance), read from the same sources as the others: no security scheme applies, and each operation says so with an empty `security`.',
     'Rate limits answer `0010` with `Retry-After`: per account or instance for requests that authenticated, and per source address for requests that failed the form or authentication stage. Successful requests, `/healthz`, the dashboard, this document and `/docs` never count against a source.',
     host === 'instance'
-      ? 'Cross-origin calls are allowed: every answer carries `Access-Control-Allow-Origin: *`, and an `OPTIONS` preflight on an operation answers 204 with `Access-Control-Allow-Methods` and `Access-Control-Allow-Headers`. Credentials are parameters, never cookies.'
+      ? "Cross-origin calls are allowed: every answer carries `Access-Control-Allow-Origin: *`, and an `OPTIONS` preflight on an operation answers 204 with `Access-Control-Allow-Methods` and `Access-Control-Allow-Headers`. Credentials are parameters, never cookies. The notifications this service POSTs to an instance's webhook URL are described under `webhooks`, one entry per kind of body."
       : "The instance host (`API_PORT`, 8081 by default; the dashboard reaches it at `PUBLIC_API_URL` when that is set) describes an instance's operations at its own `/openapi.json` and `/docs`.",
     `Error codes (docs/api.md section 3):\n\n${codeTable(ALL_CODES)}`,
   ].join('\n\n');
@@ -233,6 +243,8 @@ export function openApiDocument(host: PublicHost): JsonSchema {
     Failure: failureSchema(ALL_CODES, 'The failure envelope (docs/api.md section 2).'),
   };
   const paths: Record<string, JsonSchema> = {};
+  const webhooks = host === 'instance' ? webhooksMap() : undefined;
+  Object.assign(schemas, webhooks?.schemas);
   for (const [pattern, methods] of Object.entries(ROUTES[host])) {
     const op = OPERATIONS.find((candidate) =>
       candidate.routes.some((route) => route.host === host && route.path === pattern),
@@ -259,10 +271,14 @@ export function openApiDocument(host: PublicHost): JsonSchema {
       { name: 'operations', description: 'The operations of docs/api.md sections 4 and 8' },
       { name: 'service', description: 'Readiness, the API description and the pages served by the host' },
       ...(host === 'instance'
-        ? [{ name: 'cors', description: 'The CORS preflights of the instance host (docs/api.md section 2)' }]
+        ? [
+            { name: 'cors', description: 'The CORS preflights of the instance host (docs/api.md section 2)' },
+            { name: 'notifications', description: "What the service POSTs to an instance's webhook URL" },
+          ]
         : []),
     ],
     paths,
+    ...(webhooks ? { webhooks: webhooks.webhooks } : {}),
     components: { schemas },
   };
 }

@@ -6,3 +6,4 @@ export * from './notifier.workflow';
 export * from './notification-history';
 export * from './instance-notices';
 export * from './notifier.records';
+export * from './test-notification-body';

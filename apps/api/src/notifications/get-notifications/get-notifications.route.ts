@@ -1,58 +1,13 @@
 import { Codes } from '@gw/contract';
-import { ACK_STATUSES } from '@gw/domain-inbox';
-import type { InstanceNotice, NotificationOutcome } from '@gw/domain-notifications';
+import type { NotificationOutcome } from '@gw/domain-notifications';
 import { operation, route } from '../../http/operation';
-import {
-  arrayOf,
-  boolean,
-  constant,
-  integer,
-  nullable,
-  object,
-  oneOf,
-  oneOfValues,
-  text,
-  timestamp,
-  type Schema,
-} from '../../openapi/json-schema';
+import { arrayOf, integer, object, oneOfValues, text, timestamp } from '../../openapi/json-schema';
+import { sequencedBody } from '../../openapi/notification-bodies';
 import { GetNotificationsDto } from './get-notifications.dto';
 import { GetNotificationsHandler } from './get-notifications.handler';
 import { GetNotificationsQuery, type NotificationsResult } from './get-notifications.query';
 
 type Notification = NotificationsResult['notifications'][number];
-type Body = Notification['body'];
-/** A message's or ack's personal field: null after an erasure (docs/api.md section 9). */
-const personal = () => nullable(text());
-
-const message = object<Extract<Body, { messages: unknown }>['messages'][number]>({
-  id: text(),
-  chatId: personal(),
-  from: personal(),
-  fromMe: boolean(),
-  senderName: personal(),
-  type: text(),
-  body: personal(),
-  time: integer('Unix seconds'),
-});
-const ack = object<Extract<Body, { ack: unknown }>['ack'][number]>({
-  id: text(),
-  chatId: personal(),
-  status: oneOfValues(ACK_STATUSES),
-  time: integer('Unix seconds'),
-});
-const notice = oneOf(
-  object<Extract<InstanceNotice, { event: 'expiring' }>>({ event: constant('expiring'), expiresAt: timestamp() }),
-  object<Extract<InstanceNotice, { event: 'renewed' }>>({
-    event: constant('renewed'),
-    packageid: text(),
-    expiresAt: timestamp(),
-  }),
-);
-const body: Schema<Body> = oneOf(
-  object<Extract<Body, { messages: unknown }>>({ instanceId: text(), sequence: integer(), messages: arrayOf(message) }),
-  object<Extract<Body, { ack: unknown }>>({ instanceId: text(), sequence: integer(), ack: arrayOf(ack) }),
-  object<Extract<Body, { instance: unknown }>>({ instanceId: text(), sequence: integer(), instance: notice }),
-);
 /** Every outcome, checked complete by the compiler. */
 const outcomes: Record<NotificationOutcome, true> = {
   pending: true,
@@ -91,7 +46,7 @@ export const getNotifications = operation({
           webhookId: text(),
           createdAt: timestamp(),
           state: oneOfValues(Object.keys(outcomes) as NotificationOutcome[]),
-          body,
+          body: sequencedBody,
         }),
         'ascending by sequence',
       ),

@@ -1,5 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { NotificationKind } from '@gw/domain-instances';
+import type { WebhookSettings } from '../webhook-settings';
 
 export class ChangeWebhookCommand extends Command<ChangeWebhookResult> {
   constructor(
@@ -14,10 +15,7 @@ export class ChangeWebhookCommand extends Command<ChangeWebhookResult> {
   }
 }
 
-export interface ChangeWebhookResult {
+export interface ChangeWebhookResult extends WebhookSettings {
   webhookUrl: string;
   enabled: boolean;
-  /** The kinds in force, in canonical order. */
-  events: NotificationKind[];
-  signingSecret?: string;
 }

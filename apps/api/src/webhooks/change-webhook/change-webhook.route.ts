@@ -1,6 +1,6 @@
 import { Codes } from '@gw/contract';
 import { operation, route, type HostName } from '../../http/operation';
-import { kinds, signingSecret } from '../../openapi/answer-fields';
+import { webhookSettings } from '../../openapi/answer-fields';
 import { boolean, object, text } from '../../openapi/json-schema';
 import { parseKindSet } from '../notification-kinds-param';
 import { ChangeWebhookCommand, type ChangeWebhookResult } from './change-webhook.command';
@@ -34,8 +34,7 @@ export const changeWebhook = operation({
     fields: object<ChangeWebhookResult>({
       webhookUrl: text('as sent; "" when delivery was switched off'),
       enabled: boolean(),
-      events: kinds,
-      signingSecret,
+      ...webhookSettings,
     }),
     refusals: [Codes.InstanceAuthFailed, Codes.InstanceExpired, Codes.WebhookUrlRefused, Codes.ConcurrentChange],
   },

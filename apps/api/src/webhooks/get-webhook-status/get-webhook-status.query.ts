@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { NotificationKind } from '@gw/domain-instances';
+import type { WebhookSettings } from '../webhook-settings';
 
 export class GetWebhookStatusQuery extends Query<WebhookStatusResult> {
   constructor(
@@ -10,12 +10,9 @@ export class GetWebhookStatusQuery extends Query<WebhookStatusResult> {
   }
 }
 
-export interface WebhookStatusResult {
+export interface WebhookStatusResult extends WebhookSettings {
   webhookUrl: string;
   enabled: boolean;
   instanceStatus: 'active' | 'expired';
-  /** The kinds notified (docs/api.md 8.4), in canonical order; kept while no URL is registered. */
-  events: NotificationKind[];
   disabledReason?: string;
-  signingSecret?: string;
 }

@@ -1,6 +1,6 @@
 import { Codes } from '@gw/contract';
 import { operation, route } from '../../http/operation';
-import { instanceStatus, kinds, signingSecret } from '../../openapi/answer-fields';
+import { instanceStatus, webhookSettings } from '../../openapi/answer-fields';
 import { boolean, object, optional, text } from '../../openapi/json-schema';
 import { GetWebhookStatusDto } from './get-webhook-status.dto';
 import { GetWebhookStatusHandler } from './get-webhook-status.handler';
@@ -25,9 +25,8 @@ export const getWebhookStatus = operation({
       webhookUrl: text('"" when none is registered'),
       enabled: boolean('true only while a URL is registered and the instance is active'),
       instanceStatus,
-      events: kinds,
       disabledReason: optional(text('why the receiver switched delivery off (410 Gone)')),
-      signingSecret,
+      ...webhookSettings,
     }),
     refusals: [Codes.InstanceAuthFailed],
   },

@@ -1,6 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { newSigningSecret, SecretBox, testWebhookId } from '@gw/application';
 import { signingSecretsAt, type CreatedInstance } from '@gw/domain-instances';
+import { testNotificationBody } from '@gw/domain-notifications';
 import { UNREADABLE_SECRET_ATTEMPT, WebhookSender } from '@gw/webhook-delivery';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../shared/command-runner';
@@ -76,7 +77,7 @@ export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand, T
       ? await this.sender.send({
           url: webhookUrl === '' ? state.webhookUrl : webhookUrl,
           webhookId,
-          body: JSON.stringify({ instanceId, test: true, at }),
+          body: JSON.stringify(testNotificationBody(instanceId, at)),
           signingSecrets,
         })
       : UNREADABLE_SECRET_ATTEMPT;
