@@ -45,7 +45,7 @@ function readInternalToken(read: EnvReader, production: boolean, dataDir: string
   return developmentSecret(dataDir, 'internal-token', () => randomBytes(24).toString('base64url'));
 }
 
-function readSecretsKey(read: EnvReader, production: boolean, dataDir: string): Buffer {
+export function readSecretsKey(read: EnvReader, production: boolean, dataDir: string): Buffer {
   const raw = read.env['SECRETS_KEY'] ?? '';
   const text =
     raw !== ''
