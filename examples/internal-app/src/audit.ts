@@ -31,7 +31,7 @@ const streamsOf = (instanceId: string): string[] => [
 
 /** One event folded into the audit. Not exhaustive on purpose: a log written by a newer service may
  * hold types this build of the packages does not know, and an audit must still read it. */
-export function evolve(audit: InstanceAudit, event: RecordedEvent): InstanceAudit {
+function evolve(audit: InstanceAudit, event: RecordedEvent): InstanceAudit {
   const next = { ...audit, events: audit.events + 1 };
   if (isInstanceEvent(event)) {
     if (event.type === 'InstanceCreated') {
