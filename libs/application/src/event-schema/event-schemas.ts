@@ -14,6 +14,7 @@ export type StoredEvent =
   | NotificationEvent
   | NotifierRecord
   | PersonalDataEvent;
+/** The type of an event the registry knows. */
 export type StoredEventType = StoredEvent['type'];
 
 /** Turns the data of one version of an event into the data of the next. Pure: stored JSON in, JSON

@@ -1,6 +1,7 @@
 import type { NotificationKind } from './notification-kinds';
 import type { PackageDefinition } from './package-catalogue';
 
+/** Create an instance under an account, with a package of the catalogue. */
 export type CreateInstance = {
   type: 'CreateInstance';
   data: {
@@ -13,6 +14,7 @@ export type CreateInstance = {
   };
 };
 
+/** Renew an instance with a package: it expires the package's duration after the later of now and its expiry. */
 export type RenewInstance = {
   type: 'RenewInstance';
   data: { accountId: string; packageId: string; packages: readonly PackageDefinition[]; now: string };
@@ -73,6 +75,7 @@ export type DisableWebhookForReceiver = {
   data: { url: string; reason: string; now: string };
 };
 
+/** What an instance's stream is asked to do. */
 export type InstanceCommand =
   | CreateInstance
   | RenewInstance

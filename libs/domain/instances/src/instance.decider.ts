@@ -216,6 +216,7 @@ function decidePrepareTest({ data }: PrepareTestNotification, state: InstanceSta
   ];
 }
 
+/** The instance's decider: creation, renewal, webhooks, signing secrets, tokens and deletion. */
 export const instanceDecider: Decider<InstanceCommand, InstanceEvent, InstanceState> = {
   initialState: initialInstanceState,
   evolve: evolveInstance,

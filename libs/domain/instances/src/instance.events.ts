@@ -13,6 +13,7 @@ export type InstanceCreated = {
   };
 };
 
+/** The instance was renewed: it now expires at `expiresAt`. */
 export type InstanceRenewed = {
   type: 'InstanceRenewed';
   data: { instanceId: string; packageId: string; renewedAt: string; expiresAt: string };
@@ -64,6 +65,7 @@ export type InstanceDeleted = {
   data: { instanceId: string; deletedAt: string };
 };
 
+/** The events of an instance's stream. */
 export type InstanceEvent =
   | InstanceCreated
   | InstanceRenewed
@@ -92,8 +94,10 @@ export function isInstanceEvent(event: { type: string }): event is InstanceEvent
   return INSTANCE_EVENT_TYPES.has(event.type);
 }
 
+/** What every instance stream's name starts with. */
 export const INSTANCE_STREAM_PREFIX = 'instance-';
 
+/** `instance-{instanceId}`: the stream of one instance. */
 export function instanceStreamName(instanceId: string): string {
   return `${INSTANCE_STREAM_PREFIX}${instanceId}`;
 }

@@ -2,6 +2,7 @@ import { assertNever, isBefore } from '@gw/domain-core';
 import type { InstanceEvent } from './instance.events';
 import { canonicalKinds, DEFAULT_NOTIFICATION_KINDS, type NotificationKind } from './notification-kinds';
 
+/** An instance as its stream folds: none yet, created (with its package, webhook and secrets), or deleted. */
 export type InstanceState =
   | { status: 'none' }
   | {
@@ -26,10 +27,13 @@ export type InstanceState =
     }
   | { status: 'deleted'; instanceId: string; accountId: string; deletedAt: string };
 
+/** The state of an instance that exists and was not deleted. */
 export type CreatedInstance = Extract<InstanceState, { status: 'created' }>;
 
+/** The state before the stream's first event. */
 export const initialInstanceState = (): InstanceState => ({ status: 'none' });
 
+/** The state after one more event of the instance's stream. */
 export function evolveInstance(state: InstanceState, event: InstanceEvent): InstanceState {
   switch (event.type) {
     case 'InstanceCreated':

@@ -37,6 +37,7 @@ export type DeliveryAttemptFailed = {
   };
 };
 
+/** The receiver answered an attempt with a 2xx: the notification is delivered. */
 export type NotificationDelivered = {
   type: 'NotificationDelivered';
   data: Ref & { attempt: number; at: string; status: number; durationMs: number };
@@ -68,6 +69,7 @@ export type TestNotificationAttempted = {
   data: { instanceId: string; webhookId: string; at: string; status: number; error: string; durationMs: number };
 };
 
+/** The events of a notifications stream. */
 export type NotificationEvent =
   | TestNotificationAttempted
   | NotificationCreated
@@ -89,12 +91,15 @@ const TYPES: ReadonlySet<string> = new Set<NotificationEvent['type']>([
   'NotificationRedelivered',
 ]);
 
+/** Whether a stored event is one of a notifications stream's. */
 export function isNotificationEvent(event: { type: string }): event is NotificationEvent {
   return TYPES.has(event.type);
 }
 
+/** What every notifications stream's name starts with. */
 export const NOTIFICATIONS_STREAM_PREFIX = 'notifications-';
 
+/** `notifications-{instanceId}`: the stream of an instance's notifications. */
 export function notificationsStreamName(instanceId: string): string {
   return `${NOTIFICATIONS_STREAM_PREFIX}${instanceId}`;
 }

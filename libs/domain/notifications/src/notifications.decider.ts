@@ -97,6 +97,7 @@ export type Redeliver = {
   };
 };
 
+/** What a notifications stream is asked to do. */
 export type NotificationCommand =
   | RecordTestAttempt
   | CreateNotifications
@@ -106,6 +107,7 @@ export type NotificationCommand =
   | ResendDeadLettered
   | Redeliver;
 
+/** Why delivery was switched off when a receiver answered 410. */
 export const GONE_REASON = 'the receiver answered 410 Gone';
 
 const ref = (instanceId: string, n: OpenNotification) => ({ instanceId, webhookId: n.webhookId, sequence: n.sequence });
@@ -180,6 +182,7 @@ function decideRedeliver({ data }: Redeliver, state: NotificationsState): Notifi
     }));
 }
 
+/** The notifications' decider: creation, attempts and their outcomes, resends and redeliveries. */
 export const notificationsDecider: Decider<NotificationCommand, NotificationEvent, NotificationsState> = {
   initialState: initialNotificationsState,
   evolve: evolveNotifications,

@@ -55,6 +55,7 @@ export interface NotifierState {
   period: NoticePeriod | null;
 }
 
+/** The notifier's view of an instance before it has seen any of its events. */
 export const initialNotifierState = (): NotifierState => ({ instance: initialInstanceState(), period: null });
 
 /** Folds an instance event into what the notifier knows of the instance. */
