@@ -5,7 +5,7 @@ import { ATTEMPTS_KEPT } from './sqlite-webhook-logs';
 /** One table of a read-model file as an audit compares it (docs/api.md 9.2). */
 export interface ReadModelTable {
   /** The read model the table holds, as the docs name it. */
-  readModel: 'instances' | 'webhook-logs';
+  readModel: 'instances' | 'webhook-logs' | 'usage';
   table: string;
   /** The columns that identify a row. */
   key: readonly string[];
@@ -38,8 +38,18 @@ const TABLES: readonly TableQuery[] = [
       'events',
       'deleted_at',
       'revision',
+      'label',
+      'connection_state',
+      'connection_since',
     ],
     rows: 'SELECT * FROM instances ORDER BY instance_id',
+  },
+  {
+    readModel: 'usage',
+    table: 'usage',
+    key: ['instance_id', 'day'],
+    shown: ['instance_id', 'day', 'messages', 'acks', 'delivered', 'failed', 'position'],
+    rows: 'SELECT * FROM usage ORDER BY instance_id, day',
   },
   {
     readModel: 'webhook-logs',

@@ -35,6 +35,8 @@ const FACTS: Record<string, (data: Data, open: Openers) => Facts | Promise<Facts
   SigningSecretRotated: (d) => ({ previousValidUntil: d['previousValidUntil'] }),
   InstanceTokenReset: () => ({}),
   InstanceDeleted: () => ({}),
+  InstanceLabelSet: (d) => ({ label: d['label'] }),
+  InstanceStateReported: (d) => ({ state: d['state'], since: d['since'] }),
   MessageReceived: async (d, open) => {
     const m = await open.message(String(d['instanceId']), (d['message'] ?? {}) as Data);
     return {
