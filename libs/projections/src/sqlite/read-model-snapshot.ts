@@ -45,13 +45,6 @@ const TABLES: readonly TableQuery[] = [
     rows: 'SELECT * FROM instances ORDER BY instance_id',
   },
   {
-    readModel: 'usage',
-    table: 'usage',
-    key: ['instance_id', 'day'],
-    shown: ['instance_id', 'day', 'messages', 'acks', 'delivered', 'failed', 'position'],
-    rows: 'SELECT * FROM usage ORDER BY instance_id, day',
-  },
-  {
     readModel: 'webhook-logs',
     table: 'delivery_attempts',
     key: ['position'],
@@ -73,6 +66,13 @@ const TABLES: readonly TableQuery[] = [
     rows: `SELECT * FROM delivery_attempts AS a WHERE a.position >= coalesce(
              (SELECT position FROM delivery_attempts WHERE instance_id = a.instance_id ORDER BY position DESC LIMIT 1 OFFSET ${ATTEMPTS_KEPT - 1}), 0)
            ORDER BY a.position`,
+  },
+  {
+    readModel: 'usage',
+    table: 'usage',
+    key: ['instance_id', 'day'],
+    shown: ['instance_id', 'day', 'messages', 'acks', 'delivered', 'failed', 'position'],
+    rows: 'SELECT * FROM usage ORDER BY instance_id, day',
   },
 ];
 
