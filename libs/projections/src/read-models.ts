@@ -10,7 +10,11 @@ export type ReadModels = InstancesQuery & WebhookLogsQuery & UsageQuery;
 
 /** Streams whose events the read models are built from: instances, delivery outcomes for
  * getWebhookLogs and getUsage, and recorded traffic for getUsage. */
-export const PROJECTED_STREAM_PREFIXES = [INSTANCE_STREAM_PREFIX, NOTIFICATIONS_STREAM_PREFIX, INBOX_STREAM_PREFIX] as const;
+export const PROJECTED_STREAM_PREFIXES = [
+  INSTANCE_STREAM_PREFIX,
+  NOTIFICATIONS_STREAM_PREFIX,
+  INBOX_STREAM_PREFIX,
+] as const;
 
 /** Event types the read models read. The rest (notably NotificationCreated, whose bodies are most of
  * the log) is left to the store to skip, so it is neither returned nor decoded. */

@@ -29,7 +29,10 @@ export const USAGE_EVENT_TYPES: ReadonlyArray<
 type Counter = 'messages' | 'acks' | 'notificationsDelivered' | 'attemptsFailed';
 
 /** What an event adds to the usage: its instance, UTC day and counter; undefined for another event. */
-export function usageOf(event: { type: string; data: unknown }): { instanceId: string; day: string; counter: Counter } | undefined {
+export function usageOf(event: {
+  type: string;
+  data: unknown;
+}): { instanceId: string; day: string; counter: Counter } | undefined {
   const data = event.data as { instanceId?: string; receivedAt?: string; at?: string };
   const counter = COUNTERS[event.type];
   const at = counter === 'messages' || counter === 'acks' ? data.receivedAt : data.at;

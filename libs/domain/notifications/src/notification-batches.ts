@@ -3,9 +3,7 @@ import type { NotificationContent, StateNotice } from './notification.events';
 
 /** A recorded message, ack or change of connection state that is to be notified. */
 export type NotifiableItem = { sourceEventId: string } & (
-  | { message: SealedMessage }
-  | { ack: SealedAck }
-  | { state: StateNotice }
+  { message: SealedMessage } | { ack: SealedAck } | { state: StateNotice }
 );
 
 /** What one notification will carry, before it has a webhook id and a sequence. */

@@ -20,10 +20,7 @@ export type NotificationBody =
 /** What a notification carries besides its envelope: messages, acks or one instance notice, never
  * two of them (docs/api.md section 6 and 8.9). */
 export type NotificationContent =
-  | { messages: SealedMessage[] }
-  | { ack: SealedAck[] }
-  | { instance: InstanceNotice }
-  | { state: StateNotice };
+  { messages: SealedMessage[] } | { ack: SealedAck[] } | { instance: InstanceNotice } | { state: StateNotice };
 
 type Ref = { instanceId: string; webhookId: string; sequence: number };
 

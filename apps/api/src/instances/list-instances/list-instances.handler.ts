@@ -27,7 +27,9 @@ export class ListInstancesHandler implements IQueryHandler<ListInstancesQuery, L
       after = instances.findInstance(page.after);
       // Another account's instance, or a deleted one, is no instance of this account (13.1).
       if (after?.accountId !== accountId)
-        throw new Refusal([{ code: Codes.NoSuchInstance, field: 'after', message: 'no such instance in this account' }]);
+        throw new Refusal([
+          { code: Codes.NoSuchInstance, field: 'after', message: 'no such instance in this account' },
+        ]);
     }
     // One row more than the page tells whether more remain, without counting them.
     const rows = instances.pageInstances(accountId, {

@@ -9,7 +9,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Whether `value` is a real UTC calendar day written `YYYY-MM-DD`. */
-export function isDay(value: unknown): value is string {
+function isDay(value: unknown): value is string {
   if (typeof value !== 'string' || !DAY.test(value)) return false;
   const ms = Date.parse(`${value}T00:00:00.000Z`);
   return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) === value;
