@@ -110,10 +110,15 @@ describe.each(STORES)('connection states and usage on %s', (_store, onEsdb) => {
       expect(expectSuccess(await usage({ from: day, to: day }, who)).usage).not.toContainEqual(
         expect.objectContaining({ instanceid: a.instanceid }),
       );
+      // `instanceid` narrows the answer (and its totals) to one instance of the account.
+      const one = expectSuccess(await usage({ instanceid: b.instanceid }, holder));
+      expect(one.usage.map((u: { instanceid: string }) => u.instanceid)).toEqual([b.instanceid]);
+      expect(one.totals).toEqual({ messages: 1, acks: 0, notificationsDelivered: 0, attemptsFailed: 0 });
+      expectFailure(await usage({ instanceid: b.instanceid }, who), ['0005']);
     });
 
     it('refuses bad dates and ranges with 0002, and a wrong key with 0003', async () => {
-      for (const params of [
+      for (const params of <Array<Record<string, string>>>[
         { from: '2026-13-01' },
         { from: '2026-02-30' },
         { to: '26-01-01' },

@@ -17,8 +17,9 @@ export interface UsageRow {
 /** What the API asks of the usage read model (getUsage). */
 export interface UsageQuery {
   /** The account's instances' counts for each day in [from, to] with activity, in the order of
-   * listInstances, then by day. Deleted instances are included: their usage happened. */
-  usage(accountId: string, from: string, to: string): UsageRow[];
+   * listInstances, then by day; only `instanceId`'s when given. Deleted instances are included:
+   * their usage happened. */
+  usage(accountId: string, from: string, to: string, instanceId?: string): UsageRow[];
 }
 
 /** The event types counted. */

@@ -106,8 +106,8 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
     return this.instances.pageInstances(accountId, page);
   }
 
-  usage(accountId: string, from: string, to: string): UsageRow[] {
-    return this.usageCounts.usage(accountId, from, to);
+  usage(accountId: string, from: string, to: string, instanceId?: string): UsageRow[] {
+    return this.usageCounts.usage(accountId, from, to, instanceId);
   }
 
   latestAttempts(instanceId: string, limit: number): DeliveryAttemptRow[] {

@@ -58,6 +58,10 @@ export class SqliteUsage implements UsageQuery {
         `SELECT u.* FROM instances AS i JOIN usage AS u ON u.instance_id = i.instance_id AND u.day BETWEEN ? AND ?
          WHERE i.account_id = ? ORDER BY i.created_at, i.instance_id, u.day`,
       ),
+      byInstance: db.prepare<[string, string, string, string], Stored>(
+        `SELECT u.* FROM instances AS i JOIN usage AS u ON u.instance_id = i.instance_id AND u.day BETWEEN ? AND ?
+         WHERE i.account_id = ? AND i.instance_id = ? ORDER BY u.day`,
+      ),
     };
   }
 
@@ -83,8 +87,12 @@ export class SqliteUsage implements UsageQuery {
       this.statements.add.run({ instanceId, day, messages, acks, delivered, failed, first, last });
   }
 
-  usage(accountId: string, from: string, to: string): UsageRow[] {
-    return this.statements.byAccount.all(from, to, accountId).map((row) => ({
+  usage(accountId: string, from: string, to: string, instanceId?: string): UsageRow[] {
+    const rows =
+      instanceId === undefined
+        ? this.statements.byAccount.all(from, to, accountId)
+        : this.statements.byInstance.all(from, to, accountId, instanceId);
+    return rows.map((row) => ({
       instanceId: row.instance_id,
       day: row.day,
       messages: Number(row.messages),

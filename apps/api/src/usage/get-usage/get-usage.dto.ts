@@ -1,4 +1,4 @@
-import { EmailAddress, RequiredText } from '../../http/param-rules';
+import { EmailAddress, OptionalText, RequiredText } from '../../http/param-rules';
 import { DayRange, OptionalDay } from './usage-dates';
 
 /** docs/api.md 13.3. */
@@ -7,4 +7,6 @@ export class GetUsageDto {
   @RequiredText(512) apikey!: string;
   @OptionalDay() from?: string;
   @OptionalDay() @DayRange() to?: string;
+  /** Narrows the answer to one instance of the account (the dashboard's chart). */
+  @OptionalText(128) instanceid?: string;
 }

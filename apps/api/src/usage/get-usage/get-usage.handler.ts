@@ -1,6 +1,6 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { Codes, Refusal } from '@gw/contract';
-import type { UsageQuery } from '@gw/projections';
+import type { InstancesQuery, UsageQuery } from '@gw/projections';
 import { AccountAuthenticator } from '../../accounts/account-authenticator';
 import { ReadModelsService } from '../../read-models/read-models.service';
 import { Clock } from '../../shared/clock';
@@ -19,9 +19,14 @@ export class GetUsageHandler implements IQueryHandler<GetUsageQuery, UsageResult
   async execute(query: GetUsageQuery): Promise<UsageResult> {
     const accountId = await this.accounts.authenticate(query.email, query.apiKey);
     const { from, to } = this.range(query);
-    const models: UsageQuery = await this.readModels.current();
+    const models: UsageQuery & InstancesQuery = await this.readModels.current();
+    const { instanceId } = query;
+    if (instanceId !== undefined && models.findInstance(instanceId)?.accountId !== accountId)
+      throw new Refusal([
+        { code: Codes.NoSuchInstance, field: 'instanceid', message: 'no such instance in this account' },
+      ]);
     const totals: UsageCounts = { messages: 0, acks: 0, notificationsDelivered: 0, attemptsFailed: 0 };
-    const usage = models.usage(accountId, from, to).map(({ instanceId, day, ...counts }) => {
+    const usage = models.usage(accountId, from, to, instanceId).map(({ instanceId, day, ...counts }) => {
       totals.messages += counts.messages;
       totals.acks += counts.acks;
       totals.notificationsDelivered += counts.notificationsDelivered;

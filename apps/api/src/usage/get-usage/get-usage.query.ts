@@ -7,6 +7,7 @@ export class GetUsageQuery extends Query<UsageResult> {
     readonly apiKey: string,
     readonly from: string | undefined,
     readonly to: string | undefined,
+    readonly instanceId?: string,
   ) {
     super();
   }

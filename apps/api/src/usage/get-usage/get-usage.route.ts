@@ -24,17 +24,17 @@ export const getUsage = operation({
       path: '/getUsage',
       methods: ['GET'],
       dto: GetUsageDto,
-      build: (p) => new GetUsageQuery(p.email, p.apikey, p.from, p.to),
+      build: (p) => new GetUsageQuery(p.email, p.apikey, p.from, p.to, p.instanceid || undefined),
     }),
   ],
   answer: {
-    summary: "The account's usage per instance and UTC day, and its totals (13.3)",
+    summary: "The account's usage per instance and UTC day, and its totals (13.3); `instanceid` narrows it to one",
     fields: object<UsageResult>({
       from: text('first UTC day answered for, YYYY-MM-DD'),
       to: text('last UTC day answered for, YYYY-MM-DD'),
       usage: arrayOf(day, 'each instance (in listInstances order) and day with activity, by day'),
       totals,
     }),
-    refusals: [Codes.AccountAuthFailed],
+    refusals: [Codes.AccountAuthFailed, Codes.NoSuchInstance],
   },
 });
