@@ -53,7 +53,7 @@ beforeAll(async () => {
   account = createAccount(api.dataDir, 'scale@example.com');
   ids = [];
   for (let i = 0; i < COUNT; i++) {
-    const label = i % 10 === 3 ? { label: 'eu' } : {};
+    const label: Record<string, string> = i % 10 === 3 ? { label: 'eu' } : {};
     const made = expectSuccess(
       await get(api.accountUrl, '/newInstance', {
         email: account.email,
