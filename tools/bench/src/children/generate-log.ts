@@ -47,8 +47,7 @@ function writeInstances(log: LogWriter, count: number): Record<string, number> {
   const now = Date.now();
   let accountId = '';
   for (let i = 0; i < count; i++) {
-    if (i % instancesPerAccount === 0)
-      accountId = writeAccount(log, i / instancesPerAccount, iso(now), identity, box);
+    if (i % instancesPerAccount === 0) accountId = writeAccount(log, i / instancesPerAccount, iso(now), identity, box);
     writeInstance(log, i, accountId, box.seal(newSigningSecret()), iso(now), iso(now + 30 * DAY));
   }
   return { instances: count, accounts: Math.ceil(count / instancesPerAccount) };

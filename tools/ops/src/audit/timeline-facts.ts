@@ -87,6 +87,8 @@ function carries(body: unknown): string | undefined {
   const b = (body ?? {}) as Data;
   if (Array.isArray(b['messages'])) return `${b['messages'].length} message(s)`;
   if (Array.isArray(b['ack'])) return `${b['ack'].length} ack(s)`;
+  const state = b['state'] as Data | undefined;
+  if (state) return `connection state (${String(state['state'])})`;
   const notice = b['instance'] as Data | undefined;
   return notice ? `instance notice (${String(notice['event'])})` : undefined;
 }
