@@ -27,9 +27,10 @@ export type OpenedMessage<E> = Omit<Message, 'body' | 'senderName' | 'from' | 'c
 export type OpenedAck<E> = Omit<Ack, 'chatId'> & { chatId: string | E };
 /** A notification body with every personal field opened, `E` where erased. */
 export type OpenedBody<E> =
-  | { instanceId: string; sequence: number; messages: OpenedMessage<E>[] }
-  | { instanceId: string; sequence: number; ack: OpenedAck<E>[] }
-  | Extract<NotificationBody, { instance: unknown }>;
+  | { instanceId: string; sequence: number; label?: string; messages: OpenedMessage<E>[] }
+  | { instanceId: string; sequence: number; label?: string; ack: OpenedAck<E>[] }
+  | Extract<NotificationBody, { instance: unknown }>
+  | Extract<NotificationBody, { state: unknown }>;
 
 /**
  * The bytes a message's JSON takes in a notification body once opened, without opening it: its

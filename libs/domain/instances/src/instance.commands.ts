@@ -1,3 +1,4 @@
+import type { ConnectionState } from './connection-state';
 import type { NotificationKind } from './notification-kinds';
 import type { PackageDefinition } from './package-catalogue';
 
@@ -10,6 +11,8 @@ export type CreateInstance = {
     packageId: string;
     packages: readonly PackageDefinition[];
     tokenHash: string;
+    /** The owner's label (docs/api.md 13.1), if given; checked for form by the adapter. */
+    label?: string;
     now: string;
   };
 };
@@ -75,6 +78,18 @@ export type DisableWebhookForReceiver = {
   data: { url: string; reason: string; now: string };
 };
 
+/** The account holder sets the label, or removes it with an empty one (docs/api.md 13.1). */
+export type SetInstanceLabel = {
+  type: 'SetInstanceLabel';
+  data: { accountId: string; label: string; now: string };
+};
+
+/** The gateway reports the connection state (13.2); `since` is the ISO form of its `time`. */
+export type ReportInstanceState = {
+  type: 'ReportInstanceState';
+  data: { state: ConnectionState; since: string; now: string };
+};
+
 /** What an instance's stream is asked to do. */
 export type InstanceCommand =
   | CreateInstance
@@ -84,4 +99,6 @@ export type InstanceCommand =
   | DeleteInstance
   | ResetInstanceToken
   | RotateSigningSecret
-  | PrepareTestNotification;
+  | PrepareTestNotification
+  | SetInstanceLabel
+  | ReportInstanceState;

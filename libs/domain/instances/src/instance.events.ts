@@ -1,3 +1,4 @@
+import type { ConnectionState } from './connection-state';
 import type { NotificationKind } from './notification-kinds';
 
 /** Events of one instance's stream (`instance-{instanceId}`). Tokens are recorded only as hashes. */
@@ -65,6 +66,19 @@ export type InstanceDeleted = {
   data: { instanceId: string; deletedAt: string };
 };
 
+/** The account holder set the instance's label (docs/api.md 13.1), or removed it (`label` null). */
+export type InstanceLabelSet = {
+  type: 'InstanceLabelSet';
+  data: { instanceId: string; label: string | null; setAt: string };
+};
+
+/** The gateway reported a new connection state (docs/api.md 13.2); `since` is when it began, as the
+ * gateway said (its `time`), and `reportedAt` when it was recorded. */
+export type InstanceStateReported = {
+  type: 'InstanceStateReported';
+  data: { instanceId: string; state: ConnectionState; since: string; reportedAt: string };
+};
+
 /** The events of an instance's stream. */
 export type InstanceEvent =
   | InstanceCreated
@@ -75,7 +89,9 @@ export type InstanceEvent =
   | WebhookCleared
   | WebhookDisabledByReceiver
   | InstanceTokenReset
-  | InstanceDeleted;
+  | InstanceDeleted
+  | InstanceLabelSet
+  | InstanceStateReported;
 
 const INSTANCE_EVENT_TYPES: ReadonlySet<string> = new Set<InstanceEvent['type']>([
   'InstanceCreated',
@@ -87,6 +103,8 @@ const INSTANCE_EVENT_TYPES: ReadonlySet<string> = new Set<InstanceEvent['type']>
   'WebhookDisabledByReceiver',
   'InstanceTokenReset',
   'InstanceDeleted',
+  'InstanceLabelSet',
+  'InstanceStateReported',
 ]);
 
 /** True for the event types this version knows; newer types are skipped by older readers. */

@@ -1,6 +1,7 @@
 /** The kinds of notification an instance's owner may choose (docs/api.md 8.4): incoming messages,
- * the instance's own messages (`fromMe`), acks, and notices about the instance itself. */
-export const NOTIFICATION_KINDS = ['messages', 'ownMessages', 'acks', 'instance'] as const;
+ * the instance's own messages (`fromMe`), acks, notices about the instance itself, and changes of
+ * its connection state (13.2). */
+export const NOTIFICATION_KINDS = ['messages', 'ownMessages', 'acks', 'instance', 'state'] as const;
 /** One of NOTIFICATION_KINDS. */
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -1,16 +1,26 @@
 import type { SealedAck, SealedMessage } from '@gw/domain-inbox';
+import type { ConnectionState } from '@gw/domain-instances';
 import type { InstanceNotice } from './instance-notices';
 
+/** A change of the instance's connection state as notified (docs/api.md 13.2). */
+export interface StateNotice {
+  state: ConnectionState;
+  since: string;
+}
+
 /** The body a receiver gets, as recorded (docs/api.md section 6): messages and acks in their stored,
- * sealed form, opened into the receiver's shape only when sent or read (section 9.3). */
+ * sealed form, opened into the receiver's shape only when sent or read (section 9.3). `label` is the
+ * instance's label when the notification was made (13.1), absent when it had none. */
 export type NotificationBody =
-  | { instanceId: string; sequence: number; messages: SealedMessage[] }
-  | { instanceId: string; sequence: number; ack: SealedAck[] }
-  | { instanceId: string; sequence: number; instance: InstanceNotice };
+  | { instanceId: string; sequence: number; label?: string; messages: SealedMessage[] }
+  | { instanceId: string; sequence: number; label?: string; ack: SealedAck[] }
+  | { instanceId: string; sequence: number; label?: string; instance: InstanceNotice }
+  | { instanceId: string; sequence: number; label?: string; state: StateNotice };
 
 /** What a notification carries besides its envelope: messages, acks or one instance notice, never
  * two of them (docs/api.md section 6 and 8.9). */
-export type NotificationContent = { messages: SealedMessage[] } | { ack: SealedAck[] } | { instance: InstanceNotice };
+export type NotificationContent =
+  { messages: SealedMessage[] } | { ack: SealedAck[] } | { instance: InstanceNotice } | { state: StateNotice };
 
 type Ref = { instanceId: string; webhookId: string; sequence: number };
 

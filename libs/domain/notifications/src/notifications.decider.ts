@@ -28,10 +28,11 @@ function alreadyNoticed({ content, noticeKey }: NewNotification, state: Notifica
   );
 }
 
-/** Creates the next notifications of an instance, numbered on from its last sequence in this order. */
+/** Creates the next notifications of an instance, numbered on from its last sequence in this order;
+ * each body carries the instance's `label` when it has one (docs/api.md 13.1). */
 export type CreateNotifications = {
   type: 'CreateNotifications';
-  data: { instanceId: string; notifications: readonly NewNotification[]; now: string };
+  data: { instanceId: string; notifications: readonly NewNotification[]; now: string; label?: string | null };
 };
 
 /**
@@ -189,12 +190,12 @@ export const notificationsDecider: Decider<NotificationCommand, NotificationEven
   decide(command, state) {
     switch (command.type) {
       case 'CreateNotifications': {
-        const { instanceId, notifications, now } = command.data;
+        const { instanceId, notifications, now, label } = command.data;
         return notifications
           .filter((n) => !alreadyNoticed(n, state))
           .map(({ webhookId, content, sourceEventIds, noticeKey }, i): NotificationEvent => {
             const sequence = state.lastSequence + 1 + i;
-            const body = { instanceId, sequence, ...content } as NotificationBody;
+            const body = { instanceId, sequence, ...(label ? { label } : {}), ...content } as NotificationBody;
             return {
               type: 'NotificationCreated',
               data: {
