@@ -4,7 +4,8 @@ import { INTERNAL_TOKEN, selfService } from './support/self-service';
 
 /**
  * The instance host's `webhooks` map (docs/api.md section 12) against what a real receiver gets: every
- * kind of body the notifier and testWebhook POST (messages, an ack, both instance notices, a test),
+ * kind of body the notifier and testWebhook POST (messages, an ack, both instance notices, a state
+ * notice, a test),
  * each validated by an independent JSON Schema 2020-12 validator against the schema the live
  * /openapi.json names for it, closed to fields it does not name, and its headers against theirs.
  */
@@ -22,7 +23,7 @@ type Document = { webhooks: Record<string, PathItem>; components: { schemas: Rec
 
 /** The `webhooks` entry a body belongs to, by the member only that kind has. */
 const kindOf = (body: Record<string, unknown>) =>
-  ['messages', 'ack', 'instance', 'test'].find((member) => member in body) ?? 'none';
+  ['messages', 'ack', 'instance', 'state', 'test'].find((member) => member in body) ?? 'none';
 
 describe.each(STORES)('the webhooks map against bodies POSTed to a real receiver, on %s', (_name, onEsdb) => {
   let store: ApiOnStore;
@@ -50,22 +51,39 @@ describe.each(STORES)('the webhooks map against bodies POSTed to a real receiver
   it('describes each body the receiver got, and its headers, with the schemas of the live document', async () => {
     const client = selfService(store);
     const who = await client.newAccount();
-    const instance = await client.newInstance(who);
-    const hook = receiver.url('/hook');
-    expectSuccess(
-      await postJson(store.api.apiUrl, '/webhook', { ...instance, webhookUrl: hook, events: 'messages,acks,instance' }),
+    // With a label, which every body of the instance's sequence carries (13.1).
+    const { instanceid, token } = expectSuccess(
+      await get(store.api.accountUrl, '/newInstance', {
+        email: who.email,
+        token: who.apikey,
+        packageid: 'trial',
+        label: 'shop-42',
+      }),
     );
-    expect((await client.ingest(instance.instanceid, 'messages', 'm-1')).status).toBe(202);
-    expect((await client.ingest(instance.instanceid, 'acks', 'm-1')).status).toBe(202);
+    const instance = { instanceid, token };
+    const hook = receiver.url('/hook');
+    const events = 'messages,acks,instance,state';
+    expectSuccess(await postJson(store.api.apiUrl, '/webhook', { ...instance, webhookUrl: hook, events }));
+    expect((await client.ingest(instanceid, 'messages', 'm-1')).status).toBe(202);
+    expect((await client.ingest(instanceid, 'acks', 'm-1')).status).toBe(202);
+    const state = await request(`${store.api.internalUrl}/instances/${instanceid}/state`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${INTERNAL_TOKEN}` },
+      body: JSON.stringify({ state: 'qr', time: Math.floor(Date.now() / 1000) }),
+    });
+    expect(state.status).toBe(202);
     const kinds = () => receiver.requests.filter((r) => r.delivered).map((r) => kindOf(r.json));
-    await until(() => ['messages', 'ack', 'instance'].every((kind) => kinds().includes(kind)));
+    await until(() => ['messages', 'ack', 'instance', 'state'].every((kind) => kinds().includes(kind)));
     expectSuccess(await client.renew(who, instance.instanceid));
     await until(() => kinds().filter((kind) => kind === 'instance').length >= 2);
     expectSuccess(await get(store.api.apiUrl, '/testWebhook', { ...instance }));
 
     const document = (await request(`${store.api.apiUrl}/openapi.json`)).json as Document;
     const bodies = receiver.requests.filter((r) => r.json?.instanceId === instance.instanceid);
-    expect(new Set(bodies.map((r) => kindOf(r.json)))).toEqual(new Set(['messages', 'ack', 'instance', 'test']));
+    expect(new Set(bodies.map((r) => kindOf(r.json)))).toEqual(
+      new Set(['messages', 'ack', 'instance', 'state', 'test']),
+    );
+    expect(bodies.filter((r) => !('test' in r.json)).every((r) => r.json.label === 'shop-42')).toBe(true);
     expect(new Set(bodies.filter((r) => 'instance' in r.json).map((r) => r.json.instance.event))).toEqual(
       new Set(['expiring', 'renewed']),
     );

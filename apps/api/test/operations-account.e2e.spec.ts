@@ -85,7 +85,7 @@ describe('operations on the account host (docs/api.md section 4)', () => {
 
     const answer = await get(ops.api.accountUrl, '/listInstances', { email: owner.email, apikey: owner.apikey });
     const body = expectSuccess(answer);
-    expectKeys(body, ['success', 'instances']);
+    expectKeys(body, ['success', 'instances', 'next']);
     expect(body.instances.map((i: Instance) => i.instanceid)).toEqual(mine.map((i) => i.instanceid));
     const created = body.instances.map((i: { createdAt: string }) => Date.parse(i.createdAt));
     expect(created).toEqual([...created].sort((a, b) => a - b));
@@ -100,6 +100,8 @@ describe('operations on the account host (docs/api.md section 4)', () => {
         webhookUrl: '',
         webhookEnabled: false,
         events: DEFAULT_EVENTS,
+        label: null,
+        state: null,
       });
     });
     for (const secret of [...mine.map((i) => i.token), theirs.token, owner.apikey])

@@ -53,7 +53,7 @@ describe('the dashboard', () => {
     expect(text).toContain('Active');
     expect(text).toContain('renew soon');
     expect(text).toContain(s.hookUrl());
-    expect(await trialRow.locator('td').nth(4).textContent()).toBe('On');
+    expect(await trialRow.locator('td').nth(6).textContent()).toBe('On');
     await screenshot(s.page, 'instances');
   });
 

@@ -191,6 +191,16 @@ describe('loadConfig', () => {
       }
     });
 
+    it("bounds the ingest host's recordings in flight with INGEST_MAX_IN_FLIGHT, 256 unless set, 0 for none", () => {
+      expect(loadConfig({}, temp.cwd).rateLimits.ingestInFlight).toBe(256);
+      expect(loadConfig({ INGEST_MAX_IN_FLIGHT: '0' }, temp.cwd).rateLimits.ingestInFlight).toBe(0);
+      for (const bad of ['-1', '2.5', 'many', '1000001']) {
+        expect(configErrorOf(() => loadConfig({ INGEST_MAX_IN_FLIGHT: bad }, temp.cwd)).problems).toEqual([
+          expect.stringMatching(/^INGEST_MAX_IN_FLIGHT: /),
+        ]);
+      }
+    });
+
     it('binds the internal listeners to INTERNAL_HOST, loopback unless told otherwise', () => {
       expect(loadConfig({}, temp.cwd).http.internalHost).toBe('127.0.0.1');
       expect(loadConfig({ INTERNAL_HOST: '::' }, temp.cwd).http.internalHost).toBe('::');

@@ -1,5 +1,6 @@
 /** Query parameters and object keys whose values are secrets and never reach a log in clear. */
 const SECRET_KEY = /token|apikey|api_key|secret|password|authorization|signature/i;
+/** What a secret's value is logged as. */
 export const REDACTED = '[REDACTED]';
 
 /**

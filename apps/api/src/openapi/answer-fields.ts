@@ -1,5 +1,5 @@
-import { NOTIFICATION_KINDS } from '@gw/domain-instances';
-import { arrayOf, oneOfValues, optional, text } from './json-schema';
+import { CONNECTION_STATES, NOTIFICATION_KINDS } from '@gw/domain-instances';
+import { arrayOf, nullable, oneOfValues, optional, text } from './json-schema';
 
 /** Fields that several operations answer with, described once. */
 export const kinds = arrayOf(
@@ -13,3 +13,7 @@ export const instanceStatus = oneOfValues(['active', 'expired'] as const, 'activ
 /** The receiver's options in force, as `webhook` and `getWebhookStatus` both answer them
  * (webhooks/webhook-settings.ts): an option both show is one line here. */
 export const webhookSettings = { events: kinds, signingSecret };
+export const instanceLabel = nullable(text("the owner's label (docs/api.md 13.1), null when none"));
+export const connectionState = nullable(
+  oneOfValues(CONNECTION_STATES, 'the connection state last reported by the gateway (13.2), null before any'),
+);

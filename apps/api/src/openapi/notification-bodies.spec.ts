@@ -19,8 +19,8 @@ const instanceDocument = openApiDocument('instance') as {
 };
 
 describe('the notification bodies the instance host describes', () => {
-  it('describes messages, acks, instance notices and the test body, each with at least one example', () => {
-    expect(NOTIFICATION_BODIES.map((body) => body.name)).toEqual(['messages', 'ack', 'instance', 'test']);
+  it('describes messages, acks, instance notices, state notices and the test body, each with at least one example', () => {
+    expect(NOTIFICATION_BODIES.map((body) => body.name)).toEqual(['messages', 'ack', 'instance', 'state', 'test']);
     for (const body of NOTIFICATION_BODIES) expect(Object.keys(body.examples).length).toBeGreaterThan(0);
   });
 
@@ -33,7 +33,7 @@ describe('the notification bodies the instance host describes', () => {
   );
 
   it('has schemas that refuse a body of another kind, a missing field and a field they do not name', () => {
-    const [messages, ack, , test] = NOTIFICATION_BODIES;
+    const [messages, ack, , , test] = NOTIFICATION_BODIES;
     const [message] = Object.values(messages.examples) as Array<Record<string, unknown>>;
     expect(schemaProblems(ack.schema.json, message)).not.toEqual([]);
     expect(schemaProblems(messages.schema.json, { ...message, sequence: undefined })).not.toEqual([]);

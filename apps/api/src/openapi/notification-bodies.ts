@@ -1,5 +1,6 @@
 import type { OpenedBody } from '@gw/application';
 import { ACK_STATUSES } from '@gw/domain-inbox';
+import { CONNECTION_STATES } from '@gw/domain-instances';
 import { testNotificationBody, type InstanceNotice, type TestNotificationBody } from '@gw/domain-notifications';
 import {
   arrayOf,
@@ -10,6 +11,7 @@ import {
   object,
   oneOf,
   oneOfValues,
+  optional,
   text,
   timestamp,
   type Schema,
@@ -28,10 +30,12 @@ type BodyWith<K extends string> = Extract<SequencedBody, Record<K, unknown>>;
 const instanceFields = {
   instanceId: text('the instance the notification is about'),
 };
-/** The fields of every body in the instance's sequence (all but the test's). */
+/** The fields of every body in the instance's sequence (all but the test's): a field they all gain
+ * is one line here. */
 const sequencedFields = {
   ...instanceFields,
   sequence: integer("numbers the instance's notifications 1, 2, 3, … in the order they were created"),
+  label: optional(text("the instance's label when the notification was made (13.1), absent when it had none")),
 };
 
 /** A message's or ack's personal field: null after an erasure (docs/api.md section 9). */
@@ -82,6 +86,7 @@ const messages = kind<BodyWith<'messages'>>({
     message: {
       instanceId: INSTANCE_ID,
       sequence: 17,
+      label: 'shop-42',
       messages: [
         {
           id: 'wamid.HBgM',
@@ -129,6 +134,27 @@ const instanceNotices = kind<BodyWith<'instance'>>({
     },
   },
 });
+const stateNotices = kind<BodyWith<'state'>>({
+  name: 'state',
+  summary: "A change of the instance's connection state (kind `state`, opt-in)",
+  description:
+    "Each change of the state the gateway reports, alone in its notification; `since` equals getInstanceState's (docs/api.md 13.2).",
+  schema: object<BodyWith<'state'>>({
+    ...sequencedFields,
+    state: object<BodyWith<'state'>['state']>({
+      state: oneOfValues(CONNECTION_STATES),
+      since: timestamp('when the instance entered this state'),
+    }),
+  }),
+  examples: {
+    qr: {
+      instanceId: INSTANCE_ID,
+      sequence: 11,
+      label: 'shop-42',
+      state: { state: 'qr', since: '2026-03-01T12:00:00.000Z' },
+    },
+  },
+});
 const test = kind<TestNotificationBody>({
   name: 'test',
   summary: 'A test notification, sent by testWebhook',
@@ -144,7 +170,7 @@ const test = kind<TestNotificationBody>({
 
 /** The kinds of the instance's sequence: a new kind is one entry here (the compiler refuses the
  * list below until it covers every member of SequencedBody). */
-const SEQUENCED = [messages, acks, instanceNotices] as const;
+const SEQUENCED = [messages, acks, instanceNotices, stateNotices] as const;
 
 /** A body of the instance's sequence, whichever kind (getNotifications shows them). */
 export const sequencedBody: Schema<SequencedBody> = oneOf(...SEQUENCED.map((body) => body.schema));

@@ -10,6 +10,8 @@ export const LISTED_KEYS = [
   'createdAt',
   'events',
   'expiresAt',
+  'label',
+  'state',
   'instanceid',
   'packageid',
   'status',

@@ -44,7 +44,6 @@ interface Occasion {
  */
 export class NotifierProcessor implements LogConsumer, DueWork {
   private replay?: Replay;
-  private stopping = false;
   private readonly loop: DeliveryLoop;
 
   constructor(
@@ -73,9 +72,11 @@ export class NotifierProcessor implements LogConsumer, DueWork {
       // Whether it switches delivery off is judged on the state before it.
       const before = model.notifierState(instanceId);
       if (!model.applyInstanceEvent(instanceId, event)) return;
-      await this.process(instanceId, { type: 'InstanceEventRecorded', data: { event, now: this.now() } }, before, {
-        position: event.position,
-      });
+      const input: NotifierInput = {
+        type: 'InstanceEventRecorded',
+        data: { event, sourceEventId: event.id, now: this.now() },
+      };
+      await this.process(instanceId, input, before, { position: event.position });
       this.changed(instanceId);
     } else if (prefix === NOTIFICATIONS_STREAM_PREFIX) {
       if (!model.applyRecordedNotification(instanceId, event)) return;
@@ -219,7 +220,7 @@ export class NotifierProcessor implements LogConsumer, DueWork {
    */
   private async disableForReceiver(instanceId: string, command: DisableWebhookForReceiver): Promise<void> {
     const guard = () => {
-      if (this.stopping) throw new Stopping();
+      if (this.loop.stopping) throw new Stopping();
     };
     await instanceAggregate.handle(
       this.parts.store,
@@ -253,7 +254,6 @@ export class NotifierProcessor implements LogConsumer, DueWork {
 
   /** Stops starting work and waits for the attempts in flight, at most `graceMs`. */
   stop(graceMs: number): Promise<void> {
-    this.stopping = true;
     return this.loop.stop(graceMs);
   }
 

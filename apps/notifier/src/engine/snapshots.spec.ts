@@ -201,6 +201,11 @@ const SHAPES: Record<number, { instance: string[]; notifications: string[]; open
   };
 // The same keys as 6: an open notification's status value is spelled 'deadLettered' from 7 on.
 SHAPES[7] = SHAPES[6];
+// Labels and connection states (docs/api.md 13.1, 13.2).
+SHAPES[8] = {
+  ...SHAPES[7],
+  instance: [...SHAPES[7].instance, 'connectionSince', 'connectionState', 'label'].sort(),
+};
 
 describe('notifier snapshots', () => {
   it('are written for the state shapes of SNAPSHOT_VERSION', () => {

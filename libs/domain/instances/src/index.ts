@@ -4,3 +4,4 @@ export * from './instance.commands';
 export * from './instance.decider';
 export * from './package-catalogue';
 export * from './notification-kinds';
+export * from './connection-state';

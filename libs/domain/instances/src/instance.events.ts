@@ -1,3 +1,4 @@
+import type { ConnectionState } from './connection-state';
 import type { NotificationKind } from './notification-kinds';
 
 /** Events of one instance's stream (`instance-{instanceId}`). Tokens are recorded only as hashes. */
@@ -13,6 +14,7 @@ export type InstanceCreated = {
   };
 };
 
+/** The instance was renewed: it now expires at `expiresAt`. */
 export type InstanceRenewed = {
   type: 'InstanceRenewed';
   data: { instanceId: string; packageId: string; renewedAt: string; expiresAt: string };
@@ -64,6 +66,20 @@ export type InstanceDeleted = {
   data: { instanceId: string; deletedAt: string };
 };
 
+/** The account holder set the instance's label (docs/api.md 13.1), or removed it (`label` null). */
+export type InstanceLabelSet = {
+  type: 'InstanceLabelSet';
+  data: { instanceId: string; label: string | null; setAt: string };
+};
+
+/** The gateway reported a new connection state (docs/api.md 13.2); `since` is when it began, as the
+ * gateway said (its `time`), and `reportedAt` when it was recorded. */
+export type InstanceStateReported = {
+  type: 'InstanceStateReported';
+  data: { instanceId: string; state: ConnectionState; since: string; reportedAt: string };
+};
+
+/** The events of an instance's stream. */
 export type InstanceEvent =
   | InstanceCreated
   | InstanceRenewed
@@ -73,7 +89,9 @@ export type InstanceEvent =
   | WebhookCleared
   | WebhookDisabledByReceiver
   | InstanceTokenReset
-  | InstanceDeleted;
+  | InstanceDeleted
+  | InstanceLabelSet
+  | InstanceStateReported;
 
 const INSTANCE_EVENT_TYPES: ReadonlySet<string> = new Set<InstanceEvent['type']>([
   'InstanceCreated',
@@ -85,6 +103,8 @@ const INSTANCE_EVENT_TYPES: ReadonlySet<string> = new Set<InstanceEvent['type']>
   'WebhookDisabledByReceiver',
   'InstanceTokenReset',
   'InstanceDeleted',
+  'InstanceLabelSet',
+  'InstanceStateReported',
 ]);
 
 /** True for the event types this version knows; newer types are skipped by older readers. */
@@ -92,8 +112,10 @@ export function isInstanceEvent(event: { type: string }): event is InstanceEvent
   return INSTANCE_EVENT_TYPES.has(event.type);
 }
 
+/** What every instance stream's name starts with. */
 export const INSTANCE_STREAM_PREFIX = 'instance-';
 
+/** `instance-{instanceId}`: the stream of one instance. */
 export function instanceStreamName(instanceId: string): string {
   return `${INSTANCE_STREAM_PREFIX}${instanceId}`;
 }
