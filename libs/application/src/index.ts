@@ -12,3 +12,4 @@ export * from './event-schema';
 export * from './personal-data';
 export * from './accounts/decoy-account';
 export * from './aggregate';
+export * from './receiver-headers';

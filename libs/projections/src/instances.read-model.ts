@@ -32,6 +32,11 @@ const INSTANCE_TYPES: Record<InstanceEvent['type'], true> = {
   WebhookDisabledByReceiver: true,
   InstanceTokenReset: true,
   InstanceDeleted: true,
+  WebhookHeadersSet: true,
+  SignatureSchemeChosen: true,
+  SigningKeyPairIssued: true,
+  SigningKeyPairRotated: true,
+  WebhookDisabledForFailing: true,
 };
 
 /** The event types that change an instance row: all of an instance's. */

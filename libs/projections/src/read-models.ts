@@ -15,4 +15,4 @@ export const PROJECTED_STREAM_PREFIXES = [INSTANCE_STREAM_PREFIX, NOTIFICATIONS_
 export const PROJECTED_EVENT_TYPES: readonly string[] = [...INSTANCE_ROW_EVENT_TYPES, ...DELIVERY_ATTEMPT_TYPES];
 
 /** Bumped whenever the projection's output changes, so stored read models are rebuilt on start. */
-export const PROJECTION_VERSION = 5;
+export const PROJECTION_VERSION = 6;

@@ -19,11 +19,17 @@ CREATE TABLE IF NOT EXISTS instances (
   previous_secret TEXT,
   previous_until  TEXT,
   events          TEXT NOT NULL,
+  options         TEXT NOT NULL,
   deleted_at      TEXT,
   revision        INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS instances_by_account ON instances (account_id, created_at, instance_id);
 `;
+
+type ReceiverOptionFields = Pick<
+  InstanceRow,
+  'signatureScheme' | 'webhookHeaders' | 'signingKey' | 'previousSigningKey'
+>;
 
 /** Instance rows kept in memory for lookups by id (about half a KiB each). */
 const CACHED_ROWS = 20_000;
@@ -42,6 +48,8 @@ interface Row {
   previous_secret: string | null;
   previous_until: string | null;
   events: string;
+  /** The receiver's options (docs/api.md section 12) as JSON: sealed values stay sealed. */
+  options: string;
   deleted_at: string | null;
   revision: bigint;
 }
@@ -60,15 +68,15 @@ export class SqliteInstances implements InstancesQuery {
       upsert: db.prepare(
         `INSERT INTO instances (instance_id, account_id, package_id, token_hash, created_at, expires_at,
            webhook_url, webhook_on, disabled_reason, signing_secret, previous_secret, previous_until, events,
-           deleted_at, revision)
+           options, deleted_at, revision)
          VALUES (@instanceId, @accountId, @packageId, @tokenHash, @createdAt, @expiresAt,
            @webhookUrl, @webhookOn, @disabledReason, @encryptedSigningSecret, @previousSecret, @previousUntil,
-           @events, @deletedAt, @revision)
+           @events, @options, @deletedAt, @revision)
          ON CONFLICT (instance_id) DO UPDATE SET package_id = excluded.package_id, token_hash = excluded.token_hash,
            expires_at = excluded.expires_at, webhook_url = excluded.webhook_url,
            webhook_on = excluded.webhook_on, disabled_reason = excluded.disabled_reason,
            signing_secret = excluded.signing_secret, previous_secret = excluded.previous_secret,
-           previous_until = excluded.previous_until, events = excluded.events, deleted_at = excluded.deleted_at,
+           previous_until = excluded.previous_until, events = excluded.events, options = excluded.options, deleted_at = excluded.deleted_at,
            revision = excluded.revision`,
       ),
     };
@@ -137,15 +145,19 @@ function fromRow(row: Row): InstanceRow {
         ? { encrypted: row.previous_secret, validUntil: row.previous_until }
         : null,
     events: JSON.parse(row.events) as InstanceRow['events'],
+    ...(JSON.parse(row.options) as ReceiverOptionFields),
     deletedAt: row.deleted_at,
     revision: row.revision,
   };
 }
 
 function toParams(row: InstanceRow): Record<string, unknown> {
-  const { previousSigningSecret, events, ...fields } = row;
+  const { previousSigningSecret, events, signatureScheme, webhookHeaders, signingKey, previousSigningKey, ...fields } =
+    row;
+  const options: ReceiverOptionFields = { signatureScheme, webhookHeaders, signingKey, previousSigningKey };
   return {
     ...fields,
+    options: JSON.stringify(options),
     webhookOn: row.webhookOn ? 1 : 0,
     previousSecret: previousSigningSecret?.encrypted ?? null,
     previousUntil: previousSigningSecret?.validUntil ?? null,

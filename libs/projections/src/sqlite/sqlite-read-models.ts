@@ -4,11 +4,12 @@ import { preparePrivateDatabaseFile, startWalCheckpointer, type WalCheckpointer 
 import type { InstanceRow } from '../instances.read-model';
 import type { ProjectionTarget } from '../projection-runner';
 import { PROJECTED_EVENT_TYPES, PROJECTION_VERSION, type ReadModels } from '../read-models';
-import type { DeliveryAttemptRow } from '../webhook-logs.read-model';
+import type { DeliveryAttemptRow, EndpointHealth } from '../webhook-logs.read-model';
+import { ENDPOINT_HEALTH_SCHEMA, SqliteEndpointHealth } from './sqlite-endpoint-health';
 import { INSTANCES_SCHEMA, SqliteInstances } from './sqlite-instances';
 import { DELIVERY_ATTEMPTS_SCHEMA, SqliteWebhookLogs } from './sqlite-webhook-logs';
 
-const SCHEMA = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);${INSTANCES_SCHEMA}${DELIVERY_ATTEMPTS_SCHEMA}`;
+const SCHEMA = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);${INSTANCES_SCHEMA}${DELIVERY_ATTEMPTS_SCHEMA}${ENDPOINT_HEALTH_SCHEMA}`;
 
 /** Page cache while catching up (KiB), so that a catch-up's index pages are written once per
  * transaction rather than spilled and read back. */
@@ -26,6 +27,7 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
   private readonly meta;
   private readonly instances: SqliteInstances;
   private readonly webhookLogs: SqliteWebhookLogs;
+  private readonly health: SqliteEndpointHealth;
   private readonly checkpointer: WalCheckpointer;
   /** Page cache size to return to once caught up; undefined while live. */
   private liveCacheSize?: number;
@@ -50,6 +52,7 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
     };
     this.instances = new SqliteInstances(this.db);
     this.webhookLogs = new SqliteWebhookLogs(this.db);
+    this.health = new SqliteEndpointHealth(this.db);
   }
 
   /** Position in the log up to which the models are built (0n when empty). */
@@ -65,6 +68,7 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
       this.db.transaction(() => {
         this.instances.apply(events, touched);
         this.webhookLogs.apply(events, bulk);
+        this.health.apply(events);
         if (checkpoint > this.checkpoint()) this.meta.set.run('checkpoint', checkpoint.toString());
       })();
     } finally {
@@ -101,6 +105,10 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
     return this.webhookLogs.latestAttempts(instanceId, limit);
   }
 
+  endpointHealth(instanceId: string): EndpointHealth {
+    return this.health.health(instanceId);
+  }
+
   /** Every instance row, for audits and rebuild checks. */
   allInstances(): InstanceRow[] {
     return this.instances.allInstances();
@@ -117,7 +125,7 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
     // A new version may change the tables' shape, so they are made anew rather than emptied.
     this.db.transaction(() => {
       this.db.exec(
-        'DROP TABLE IF EXISTS instances; DROP TABLE IF EXISTS delivery_attempts; DROP TABLE IF EXISTS meta;',
+        'DROP TABLE IF EXISTS instances; DROP TABLE IF EXISTS delivery_attempts; DROP TABLE IF EXISTS endpoint_health; DROP TABLE IF EXISTS meta;',
       );
       this.db.exec(SCHEMA);
       this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('version', String(PROJECTION_VERSION));

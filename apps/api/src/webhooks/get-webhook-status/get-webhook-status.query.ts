@@ -1,5 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { NotificationKind } from '@gw/domain-instances';
+import type { EndpointHealth } from '@gw/projections';
+import type { ReceiverOptionsFields } from '../receiver-options-fields';
 
 export class GetWebhookStatusQuery extends Query<WebhookStatusResult> {
   constructor(
@@ -10,7 +12,7 @@ export class GetWebhookStatusQuery extends Query<WebhookStatusResult> {
   }
 }
 
-export interface WebhookStatusResult {
+export interface WebhookStatusResult extends ReceiverOptionsFields {
   webhookUrl: string;
   enabled: boolean;
   instanceStatus: 'active' | 'expired';
@@ -18,4 +20,6 @@ export interface WebhookStatusResult {
   events: NotificationKind[];
   disabledReason?: string;
   signingSecret?: string;
+  /** How the receiver has answered lately (section 12). */
+  health: EndpointHealth;
 }
