@@ -23,6 +23,9 @@ type Account = { email: string; apikey: string };
 type Instance = { instanceid: string; token: string };
 
 /** Exactly these keys; `signingSecret` (section 6) may be present once a URL was registered. */
+/** What webhook and getWebhookStatus always show of the receiver's options (docs/api.md section 12). */
+const OPTION_KEYS = ['signatureScheme', 'webhookHeaders'];
+
 function expectKeys(body: Record<string, unknown>, keys: string[]): void {
   const { signingSecret, ...rest } = body;
   expect(Object.keys(rest).sort()).toEqual([...keys].sort());
@@ -171,7 +174,7 @@ describe('operations (docs/api.md section 4)', () => {
       const viaAccountHost = (webhookUrl: string) =>
         get(api.accountUrl, '/webhook', { instanceid: instance.instanceid, token: instance.token, webhookUrl });
       const on = expectSuccess(await viaAccountHost('https://8.8.8.8/account-host'));
-      expectKeys(on, ['success', 'webhookUrl', 'enabled', 'events']);
+      expectKeys(on, ['success', 'webhookUrl', 'enabled', 'events', ...OPTION_KEYS]);
       expect(on).toMatchObject({ webhookUrl: 'https://8.8.8.8/account-host', enabled: true, events: DEFAULT_EVENTS });
       expect(await status(instance)).toMatchObject({
         webhookUrl: 'https://8.8.8.8/account-host',
@@ -221,10 +224,10 @@ describe('operations (docs/api.md section 4)', () => {
       const creds = { instanceid: instance.instanceid, token: instance.token };
       const url = `https://8.8.8.8/forms/${encodeURIComponent(name)}`;
       const on = expectSuccess(await send('/webhook', { ...creds, webhookUrl: url }));
-      expectKeys(on, ['success', 'webhookUrl', 'enabled', 'events']);
+      expectKeys(on, ['success', 'webhookUrl', 'enabled', 'events', ...OPTION_KEYS]);
       expect(on).toMatchObject({ webhookUrl: url, enabled: true, events: DEFAULT_EVENTS });
       const seen = expectSuccess(await send('/getWebhookStatus', creds));
-      expectKeys(seen, ['success', 'webhookUrl', 'enabled', 'instanceStatus', 'events']);
+      expectKeys(seen, ['success', 'webhookUrl', 'enabled', 'instanceStatus', 'events', ...OPTION_KEYS, 'health']);
       expect(seen).toMatchObject({ webhookUrl: url, enabled: true, instanceStatus: 'active' });
       expect(expectSuccess(await send('/webhook', { ...creds, webhookUrl: '' }))).toMatchObject({
         webhookUrl: '',
@@ -262,7 +265,7 @@ describe('operations (docs/api.md section 4)', () => {
     it('a new instance has no webhook: empty URL, delivery off, instance active', async () => {
       const instance = await newInstance(account());
       const body = await status(instance);
-      expectKeys(body, ['success', 'webhookUrl', 'enabled', 'instanceStatus', 'events']);
+      expectKeys(body, ['success', 'webhookUrl', 'enabled', 'instanceStatus', 'events', ...OPTION_KEYS, 'health']);
       expect(body).toMatchObject({ webhookUrl: '', enabled: false, instanceStatus: 'active', events: DEFAULT_EVENTS });
     });
 
@@ -295,7 +298,7 @@ describe('operations (docs/api.md section 4)', () => {
       expect(await setWebhook(instance, '')).toMatchObject({ webhookUrl: '', enabled: false });
       await setWebhook(instance, 'https://8.8.8.8/on');
       const off = await setWebhook(instance, '');
-      expectKeys(off, ['success', 'webhookUrl', 'enabled', 'events']);
+      expectKeys(off, ['success', 'webhookUrl', 'enabled', 'events', ...OPTION_KEYS]);
       expect(off).toMatchObject({ webhookUrl: '', enabled: false });
       expect(await status(instance)).toMatchObject({ webhookUrl: '', enabled: false, instanceStatus: 'active' });
       expect(await listed(who, instance)).toMatchObject({ webhookUrl: '', webhookEnabled: false });

@@ -55,8 +55,7 @@ export class RotateSigningSecretHandler implements ICommandHandler<
       previousValidUntil: key
         ? (state.previousSigningKey?.validUntil ?? null)
         : (state.previousSigningSecret?.validUntil ?? null),
-      signatureScheme: state.signatureScheme,
-      ...(state.signingKey ? { signingPublicKey: state.signingKey.publicKey } : {}),
+      ...(key ? { signingPublicKey: key.publicKey } : {}),
     };
   }
 

@@ -3,7 +3,6 @@ import { operation, route } from '../../http/operation';
 import { nullable, object, optional, text, timestamp } from '../../openapi/json-schema';
 import { RotateSigningSecretCommand, type RotateSigningSecretResult } from './rotate-signing-secret.command';
 import { RotateSigningSecretDto } from './rotate-signing-secret.dto';
-import { receiverOptionsSchema } from '../receiver-options-fields';
 import { RotateSigningSecretHandler } from './rotate-signing-secret.handler';
 
 /** docs/api.md 8.5. */
@@ -26,7 +25,6 @@ export const rotateSigningSecret = operation({
       previousValidUntil: nullable(
         timestamp('until when the previous secret (under ed25519: key pair) also signs; null for the first'),
       ),
-      signatureScheme: receiverOptionsSchema.signatureScheme,
       signingPublicKey: optional(text("under ed25519: the new key pair's whpk_ public key (section 12)")),
     }),
     refusals: [Codes.InstanceAuthFailed, Codes.InstanceExpired, Codes.ConcurrentChange],
