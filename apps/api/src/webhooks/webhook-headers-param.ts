@@ -1,5 +1,5 @@
 /** The most headers a receiver may set, and the longest name and value (docs/api.md section 12). */
-export const MAX_HEADERS = 10;
+const MAX_HEADERS = 10;
 const MAX_NAME_LENGTH = 64;
 const MAX_VALUE_LENGTH = 1024;
 /** The longest `webhookHeaders` text: ten of the longest headers, JSON-escaped, with room to spare. */

@@ -2,12 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { instanceAggregate } from '@gw/application';
 import { assertNever } from '@gw/domain-core';
 import { INBOX_STREAM_PREFIX, isInboxEvent } from '@gw/domain-inbox';
-import {
-  INSTANCE_STREAM_PREFIX,
-  isInstanceEvent,
-  type DisableWebhookForFailing,
-  type DisableWebhookForReceiver,
-} from '@gw/domain-instances';
+import { INSTANCE_STREAM_PREFIX, isInstanceEvent } from '@gw/domain-instances';
 import {
   NOTIFICATIONS_STREAM_PREFIX,
   notifierWorkflow,
@@ -31,6 +26,8 @@ import type { OnItsWay } from './notification-batcher';
 import { Stopping } from './notification-writer';
 import type { ProcessorParts, ProcessorSettings } from './processor-parts';
 import { Replay } from './replay';
+
+type SwitchOff = Extract<NotifierOutput, { type: 'DisableWebhookForReceiver' | 'DisableWebhookForFailing' }>;
 
 /** What an output is carried out with: the traffic's or the event's position in the log, the
  * notification being attempted. */
@@ -222,10 +219,7 @@ export class NotifierProcessor implements LogConsumer, DueWork {
    * 410 Gone, or failures for WEBHOOK_DISABLE_AFTER_HOURS: delivery is switched off on the instance
    * itself. An outage is waited out (the receiver will not say it again), until the notifier stops.
    */
-  private async switchOff(
-    instanceId: string,
-    command: DisableWebhookForReceiver | DisableWebhookForFailing,
-  ): Promise<void> {
+  private async switchOff(instanceId: string, command: SwitchOff): Promise<void> {
     const guard = () => {
       if (this.stopping) throw new Stopping();
     };

@@ -1,13 +1,7 @@
 import { Codes, type Violation } from '@gw/contract';
 import { addDays, assertNever, maxIso, refuse, refuseIfAny, type Decider } from '@gw/domain-core';
 import type { InstanceEvent } from './instance.events';
-import {
-  evolveInstance,
-  initialInstanceState,
-  instanceStatus,
-  type CreatedInstance,
-  type InstanceState,
-} from './instance.state';
+import { evolveInstance, initialInstanceState, type CreatedInstance, type InstanceState } from './instance.state';
 import type {
   CreateInstance,
   DeleteInstance,

@@ -20,7 +20,7 @@ interface HealthRow {
   position: bigint;
 }
 
-export const NO_ATTEMPT_YET: EndpointHealth = { consecutiveFailures: 0, failingSince: null, lastSuccessAt: null };
+const NO_ATTEMPT_YET: EndpointHealth = { consecutiveFailures: 0, failingSince: null, lastSuccessAt: null };
 
 /**
  * Each instance's endpoint health (docs/api.md section 12), from its notifications' attempts (tests
