@@ -107,6 +107,17 @@ describe('no secret in clear after a hostile run of the API and the notifier', (
       );
       keep('signing secret', registered.signingSecret);
     }
+    // A receiver's own header (docs/api.md section 12), in the query string: its value is a secret
+    // too, sent on b1's deliveries and never in clear (nor base64) in the store or the logs.
+    const headerValue = `Bearer rcv-${randomBytes(18).toString('base64url')}`;
+    keep('receiver header value', headerValue);
+    expectSuccess(
+      await get(api.apiUrl, '/webhook', {
+        ...pick(b1),
+        webhookUrl: receiver.url('/hook/2'),
+        webhookHeaders: JSON.stringify({ Authorization: headerValue }),
+      }),
+    );
     // A rotation (docs/api.md 8.5), the token in the query string: its new secret signs a1's
     // deliveries first, the replaced one second, and both must stay out of the store and the logs.
     keep(
@@ -336,7 +347,7 @@ describe('no secret in clear after a hostile run of the API and the notifier', (
     api?.removeData();
   });
 
-  it("issues 2 API keys and 2 more by resets, 5 instance tokens and 1 more by a reset, 3 signing secrets plus a rotated one and one made by a test, and signs every delivery with the instance's secrets", () => {
+  it("issues 2 API keys and 2 more by resets, 5 instance tokens and 1 more by a reset, 3 signing secrets plus a rotated one and one made by a test, a receiver's header value, and signs every delivery with the instance's secrets", () => {
     expect(secrets.map((s) => s.kind).sort()).toEqual([
       'API key',
       'API key',
@@ -345,6 +356,7 @@ describe('no secret in clear after a hostile run of the API and the notifier', (
       'instance token',
       'instance token',
       'instance token',
+      'receiver header value',
       'reset API key',
       'reset API key',
       'reset instance token',

@@ -1,4 +1,4 @@
-import { expectFailure, expectSuccess, get, type ReceivedRequest } from '@gw/testing';
+import { expectFailure, expectSuccess, get, runOpsAsync, type ReceivedRequest } from '@gw/testing';
 import { foundOnDisk, text } from './support/data-dir-scan';
 import { freshPath } from './support/delivery-fixtures';
 import { registerWith, verifiesV1a } from './support/receiver-options';
@@ -121,6 +121,17 @@ describe.each(STORES)("receivers' options on %s", (_store, onEsdb) => {
       text('the headers (base64)', Buffer.from(HEADERS).toString('base64')),
     ];
     expect(foundOnDisk([on.stack.dataDir], needles)).toEqual([]);
+    // The audit timeline shows that headers were set, and their names only.
+    const timeline = await runOpsAsync(
+      on.stack.dataDir,
+      ['audit', 'timeline', '--instance', instance.instanceid, '--json'],
+      on.stack.apiEnv,
+    );
+    expect(timeline.status).toBe(0);
+    expect(timeline.stdout + timeline.stderr).not.toContain('s3cr3t');
+    const set = timeline.stdout.split('\n').filter((line) => line.includes('WebhookHeadersSet'));
+    expect(set).toHaveLength(1);
+    expect(set[0]).toContain('Authorization');
   });
 
   it('signs v1a with the instance key pair under ed25519: notifications, tests, rotation with overlap', async () => {
