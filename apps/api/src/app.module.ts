@@ -7,6 +7,7 @@ import type { EventStore } from '@gw/event-store';
 import type { Logger } from '@gw/logging';
 import { AccountAuthenticator } from './accounts/account-authenticator';
 import { OperationExecutor } from './http/operation-executor';
+import { IngestCapacity } from './ingest/ingest-capacity';
 import { FailureAnswers } from './http/failure-answers';
 import { ApiMetrics } from './metrics/api-metrics';
 import { StoreMetrics } from './metrics/store-metrics';
@@ -70,6 +71,7 @@ export class AppModule {
         webhookSenderProvider,
         TestWebhookSlots,
         SigningKeyDraws,
+        IngestCapacity,
         InstanceNotifications,
         // Every operation's handler, from the one list (operations.ts).
         ...OPERATIONS.map((op) => op.handler),

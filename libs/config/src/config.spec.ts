@@ -245,6 +245,16 @@ describe('loadConfig', () => {
       }
     });
 
+    it("bounds the ingest host's recordings in flight with INGEST_MAX_IN_FLIGHT, 256 unless set, 0 for none", () => {
+      expect(loadConfig({}, temp.cwd).rateLimits.ingestInFlight).toBe(256);
+      expect(loadConfig({ INGEST_MAX_IN_FLIGHT: '0' }, temp.cwd).rateLimits.ingestInFlight).toBe(0);
+      for (const bad of ['-1', '2.5', 'many', '1000001']) {
+        expect(configErrorOf(() => loadConfig({ INGEST_MAX_IN_FLIGHT: bad }, temp.cwd)).problems).toEqual([
+          expect.stringMatching(/^INGEST_MAX_IN_FLIGHT: /),
+        ]);
+      }
+    });
+
     it('refuses in production a SECRETS_KEY of fewer than 16 different byte values, never repeating it', () => {
       const zeros = '0'.repeat(64);
       const fifteen = Buffer.from(Array.from({ length: 32 }, (_, i) => i % 15)).toString('base64');

@@ -78,11 +78,13 @@ export interface NotifierConfig {
 }
 
 /** Requests a minute per account on the account host, per instance on the instance host, and
- * authentication failures a minute per source address; 0 turns a limit off. */
+ * authentication failures a minute per source address; recordings the ingest host has in flight at
+ * once; 0 turns a limit off. */
 export interface RateLimitsConfig {
   accountPerMinute: number;
   instancePerMinute: number;
   authFailuresPerMinute: number;
+  ingestInFlight: number;
 }
 
 export interface SecretsConfig {
@@ -231,6 +233,7 @@ export const RATE_LIMIT_VARIABLES = {
   accountPerMinute: { name: 'RATE_LIMIT_ACCOUNT_PER_MINUTE', fallback: 600, max: 1_000_000 },
   instancePerMinute: { name: 'RATE_LIMIT_INSTANCE_PER_MINUTE', fallback: 600, max: 1_000_000 },
   authFailuresPerMinute: { name: 'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE', fallback: 30, max: 1_000_000 },
+  ingestInFlight: { name: 'INGEST_MAX_IN_FLIGHT', fallback: 256, max: 1_000_000 },
 } as const satisfies Record<keyof RateLimitsConfig, { name: string; fallback: number; max: number }>;
 
 export function readRateLimits(read: EnvReader): RateLimitsConfig {
@@ -240,6 +243,7 @@ export function readRateLimits(read: EnvReader): RateLimitsConfig {
     accountPerMinute: limit(RATE_LIMIT_VARIABLES.accountPerMinute),
     instancePerMinute: limit(RATE_LIMIT_VARIABLES.instancePerMinute),
     authFailuresPerMinute: limit(RATE_LIMIT_VARIABLES.authFailuresPerMinute),
+    ingestInFlight: limit(RATE_LIMIT_VARIABLES.ingestInFlight),
   };
 }
 

@@ -63,7 +63,7 @@ describe('account authentication does the same work for an unknown address as fo
       const { store, calls, eventsRead } = counting(inner);
       const auth = new AccountAuthenticator(
         store,
-        new RateLimits({ accountPerMinute: 0, instancePerMinute: 0, authFailuresPerMinute: 0 }),
+        new RateLimits({ accountPerMinute: 0, instancePerMinute: 0, authFailuresPerMinute: 0, ingestInFlight: 0 }),
         identity,
       );
       const folded = jest.spyOn(accountStream, 'evolve');

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { IngestCapacity } from '../ingest/ingest-capacity';
 import { RateLimits } from '../rate-limits/rate-limits';
 import { ReadModelsService } from '../read-models/read-models.service';
 import { RequestMetrics } from './request-metrics';
@@ -7,14 +8,14 @@ import { StoreMetrics } from './store-metrics';
 
 /** The API's Prometheus metrics, served at /metrics on the internal host: the process's own
  * (memory, event loop, GC), what the rate limiter holds, whose memory is bounded in bytes
- * (docs/api.md section 2), requests and their latency, the event store's appends and group commits,
+ * (docs/api.md section 2), the ingest host's recordings in flight, requests and their latency, the event store's appends and group commits,
  * and how far the read models are behind the log. */
 @Injectable()
 export class ApiMetrics {
   readonly registry = new Registry();
   readonly requests = new RequestMetrics(this.registry);
 
-  constructor(limits: RateLimits, store: StoreMetrics, readModels: ReadModelsService) {
+  constructor(limits: RateLimits, store: StoreMetrics, readModels: ReadModelsService, ingest: IngestCapacity) {
     collectDefaultMetrics({ register: this.registry });
     store.registerIn(this.registry);
     const gauges = [
@@ -40,6 +41,14 @@ export class ApiMetrics {
         },
       });
     }
+    new Gauge({
+      name: 'gw_ingest_in_flight',
+      help: 'Recordings the ingest host has in flight; past INGEST_MAX_IN_FLIGHT a request is answered 0010 at once.',
+      registers: [this.registry],
+      collect() {
+        this.set(ingest.current);
+      },
+    });
     // Both lag gauges read one look at the log (ReadModelsService.lag says what exactly it
     // measures): a scrape collects every metric at once, so they share it. A store that cannot be
     // reached leaves them as they were rather than fail the scrape.

@@ -18,7 +18,9 @@ const codesOf = (work: () => void): string[] => {
 describe('instance authentication of a command', () => {
   const state = { status: 'created', tokenHash: hashSecret('gwt_right') } as InstanceState;
   const auth = () =>
-    new InstanceAuthenticator(new RateLimits({ accountPerMinute: 0, instancePerMinute: 1, authFailuresPerMinute: 0 }));
+    new InstanceAuthenticator(
+      new RateLimits({ accountPerMinute: 0, instancePerMinute: 1, authFailuresPerMinute: 0, ingestInFlight: 0 }),
+    );
 
   it("spends the instance's budget once per request, however often the command decides again", () => {
     const authenticator = auth();

@@ -26,7 +26,7 @@ export class DeliveryLoop {
   private readonly noticing = new Set<string>();
   private noticesLookedAt = Number.NEGATIVE_INFINITY;
   private running = false;
-  private stopping = false;
+  private stopped = false;
   private turnQueued = false;
   private timer?: NodeJS.Timeout;
 
@@ -54,9 +54,14 @@ export class DeliveryLoop {
     this.wake();
   }
 
+  /** Whether `stop` was called: no new work starts. */
+  get stopping(): boolean {
+    return this.stopped;
+  }
+
   /** Looks for work soon; cheap to call often. */
   wake(): void {
-    if (this.turnQueued || !this.running || this.stopping) return;
+    if (this.turnQueued || !this.running || this.stopped) return;
     this.turnQueued = true;
     setImmediate(() => {
       this.turnQueued = false;
@@ -66,7 +71,7 @@ export class DeliveryLoop {
 
   /** Stops starting work and waits for the attempts in flight, at most `graceMs`. */
   async stop(graceMs: number): Promise<void> {
-    this.stopping = true;
+    this.stopped = true;
     clearTimeout(this.timer);
     let timeout: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -77,7 +82,7 @@ export class DeliveryLoop {
   }
 
   private turn(): void {
-    if (this.stopping) return;
+    if (this.stopped) return;
     const now = this.parts.clock.now();
     if (this.parts.batcher.hasWaiting) this.makeNotifications();
     const next = Math.min(this.startDueAttempts(now), this.lookForNotices(now));

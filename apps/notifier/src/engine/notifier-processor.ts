@@ -47,7 +47,6 @@ interface Occasion {
  */
 export class NotifierProcessor implements LogConsumer, DueWork {
   private replay?: Replay;
-  private stopping = false;
   private readonly loop: DeliveryLoop;
 
   constructor(
@@ -221,7 +220,7 @@ export class NotifierProcessor implements LogConsumer, DueWork {
    */
   private async switchOff(instanceId: string, command: SwitchOff): Promise<void> {
     const guard = () => {
-      if (this.stopping) throw new Stopping();
+      if (this.loop.stopping) throw new Stopping();
     };
     await instanceAggregate.handle(
       this.parts.store,
@@ -252,7 +251,6 @@ export class NotifierProcessor implements LogConsumer, DueWork {
 
   /** Stops starting work and waits for the attempts in flight, at most `graceMs`. */
   stop(graceMs: number): Promise<void> {
-    this.stopping = true;
     return this.loop.stop(graceMs);
   }
 

@@ -4,6 +4,7 @@ import { PersonalData, recordAck, recordMessage, UnknownInstance } from '@gw/app
 import { Codes, Refusal } from '@gw/contract';
 import type { EventStore } from '@gw/event-store';
 import { Clock } from '../../shared/clock';
+import { IngestCapacity } from '../ingest-capacity';
 import { EVENT_STORE } from '../../shared/tokens';
 import { RecordInboundCommand } from './record-inbound.command';
 
@@ -13,9 +14,11 @@ export class RecordInboundHandler implements ICommandHandler<RecordInboundComman
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly clock: Clock,
     private readonly personalData: PersonalData,
+    private readonly capacity: IngestCapacity,
   ) {}
 
   async execute({ instanceId, inbound }: RecordInboundCommand): Promise<void> {
+    const release = this.capacity.admit();
     try {
       if ('message' in inbound)
         await recordMessage(this.store, this.personalData, instanceId, inbound.message, this.clock.now());
@@ -23,6 +26,8 @@ export class RecordInboundHandler implements ICommandHandler<RecordInboundComman
     } catch (error) {
       if (!(error instanceof UnknownInstance)) throw error;
       throw new Refusal([{ code: Codes.NoSuchInstance, field: 'instanceid', message: 'no such instance' }]);
+    } finally {
+      release();
     }
   }
 }
