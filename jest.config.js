@@ -12,12 +12,14 @@ module.exports = {
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
   testMatch: ['**/*.spec.ts'],
   // The reliability suite (load, chaos, fuzz) runs on its own: `npm run test:reliability`; so do
-  // the soak (`npm run test:soak`) and the browser suite (`npm run test:browser`).
+  // the soak (`npm run test:soak`), the browser suite (`npm run test:browser`) and the packed
+  // libraries (`npm run test:libraries`).
   testPathIgnorePatterns: [
     '/node_modules/',
     '\\.reliability\\.spec\\.ts$',
     '\\.soak\\.spec\\.ts$',
     '\\.browser\\.spec\\.ts$',
+    '\\.libraries\\.spec\\.ts$',
   ],
   moduleNameMapper,
   transform: {

@@ -9,8 +9,9 @@
 const { existsSync, readdirSync, rmSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 
-// The root jest.config.js runs every *.spec.ts except the reliability, soak and browser suites.
-const isRootJestSpec = (file) => file.endsWith('.spec.ts') && !/\.(reliability|soak|browser)\.spec\.ts$/.test(file);
+// The root jest.config.js runs every *.spec.ts except the reliability, soak, browser and libraries suites.
+const isRootJestSpec = (file) =>
+  file.endsWith('.spec.ts') && !/\.(reliability|soak|browser|libraries)\.spec\.ts$/.test(file);
 
 function targetsOf(projectRoot, workspaceRoot) {
   const dir = join(workspaceRoot, projectRoot);

@@ -171,6 +171,11 @@ describe('the API descriptions against the live service', () => {
     }
     const listed = await ok('account', 'GET /listInstances', account());
     expect(listed.instances).toHaveLength(2);
+    // Section 13: a label, a page, a reported state, the usage.
+    await ok('account', 'GET /setInstanceLabel', { ...account(), instanceid: instance.instanceid, label: 'shop' });
+    expect((await ok('account', 'GET /listInstances', { ...account(), limit: 1 })).next).toBe(instance.instanceid);
+    for (const method of ['GET', 'POST']) await ok('instance', `${method} /getInstanceState`, instance);
+    expect((await ok('account', 'GET /getUsage', account())).usage).not.toHaveLength(0);
 
     const reset = await ok('account', 'GET /resetInstanceToken', { ...account(), instanceid: instance.instanceid });
     instance = { instanceid: instance.instanceid, token: reset.token };

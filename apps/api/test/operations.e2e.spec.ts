@@ -10,6 +10,8 @@ const LISTED_KEYS = [
   'createdAt',
   'events',
   'expiresAt',
+  'label',
+  'state',
   'instanceid',
   'packageid',
   'status',
@@ -125,7 +127,7 @@ describe('operations (docs/api.md section 4)', () => {
 
       const answer = await get(api.accountUrl, '/listInstances', { email: owner.email, apikey: owner.apikey });
       const body = expectSuccess(answer);
-      expectKeys(body, ['success', 'instances']);
+      expectKeys(body, ['success', 'instances', 'next']);
       expect(body.instances.map((i: Instance) => i.instanceid)).toEqual(mine.map((i) => i.instanceid));
       const created = body.instances.map((i: { createdAt: string }) => Date.parse(i.createdAt));
       expect(created).toEqual([...created].sort((a, b) => a - b));
@@ -140,6 +142,8 @@ describe('operations (docs/api.md section 4)', () => {
           webhookUrl: '',
           webhookEnabled: false,
           events: DEFAULT_EVENTS,
+          label: null,
+          state: null,
         });
       });
       for (const secret of [...mine.map((i) => i.token), theirs.token, owner.apikey])

@@ -113,7 +113,7 @@ describe('the dashboard', () => {
     expect(text).toContain('Active');
     expect(text).toContain('renew soon');
     expect(text).toContain(hookUrl());
-    expect(await trialRow.locator('td').nth(4).textContent()).toBe('On');
+    expect(await trialRow.locator('td').nth(6).textContent()).toBe('On');
     await screenshot(page, 'instances');
   });
 

@@ -86,7 +86,7 @@ describe.each(STORES)('ops audit verify on %s', (_name, onEsdb) => {
       verified: true,
       events: log.length,
       streams: new Set(log.map((event) => event.streamName)).size,
-      readModels: ['instances', 'webhook-logs'],
+      readModels: ['instances', 'webhook-logs', 'usage'],
       position: summary.position,
       readModelsPosition: summary.readModelsPosition,
     });

@@ -45,7 +45,11 @@ export const inboxAggregate = aggregate({
 });
 
 // The models alone, for reads (readState) and for handleCommand's callers that decide themselves.
+/** How an account's stream folds (readState). */
 export const accountStream = accountAggregate.model;
+/** How an instance's stream folds (readState). */
 export const instanceStream = instanceAggregate.model;
+/** How an instance's notifications stream folds (readState). */
 export const notificationsStream = notificationsAggregate.model;
+/** How an instance's inbox stream folds (readState). */
 export const inboxStream = inboxAggregate.model;

@@ -37,6 +37,7 @@ export interface AppConfig {
 
 /** The sections a component may be given (everything but the process-wide switches). */
 export type ConfigSectionName = Exclude<keyof AppConfig, 'mode' | 'demoAccount'>;
+/** Every section's name, in the order they are read. */
 export const CONFIG_SECTIONS: readonly ConfigSectionName[] = [
   'http',
   'store',

@@ -45,7 +45,8 @@ function readInternalToken(read: EnvReader, production: boolean, dataDir: string
   return developmentSecret(dataDir, 'internal-token', () => randomBytes(24).toString('base64url'));
 }
 
-function readSecretsKey(read: EnvReader, production: boolean, dataDir: string): Buffer {
+/** SECRETS_KEY's 32 bytes; outside production, when unset, the development key file DATA_DIR/secrets.key. */
+export function readSecretsKey(read: EnvReader, production: boolean, dataDir: string): Buffer {
   const raw = read.env['SECRETS_KEY'] ?? '';
   const text =
     raw !== ''

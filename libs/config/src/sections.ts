@@ -87,6 +87,7 @@ export interface RateLimitsConfig {
   ingestInFlight: number;
 }
 
+/** The secrets the service is given (or makes for development, secrets.ts). */
 export interface SecretsConfig {
   /** Bearer token of the internal ingest host. */
   internalToken: string;
@@ -94,13 +95,16 @@ export interface SecretsConfig {
   secretsKey: Buffer;
 }
 
+/** The package catalogue in use, and the file it was read from. */
 export interface PackagesConfig {
   file: string;
   catalogue: PackageDefinition[];
 }
 
+/** The lowest level a log line is written at. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
+/** How much the processes log. */
 export interface LogConfig {
   level: LogLevel;
 }
@@ -108,6 +112,7 @@ export interface LogConfig {
 const PORT_MAX = 65535;
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
+/** The listeners' section (HOST, INTERNAL_HOST, the ports, SHUTDOWN_GRACE_MS, PUBLIC_API_URL). */
 export function readHttp(read: EnvReader): HttpConfig {
   const http: HttpConfig = {
     host: read.string('HOST', '0.0.0.0'),
@@ -155,6 +160,7 @@ function readPublicApiUrl(read: EnvReader): string {
   return url.href.replace(/\/+$/, '');
 }
 
+/** The store's section: DATA_DIR, EVENT_STORE, READ_MODEL_FILE and the waits on the store. */
 export function readStore(read: EnvReader, cwd: string): StoreConfig {
   const dataDir = resolve(cwd, read.string('DATA_DIR', './data'));
   return {
@@ -178,6 +184,7 @@ function readEventStore(read: EnvReader, dataDir: string): EventStoreLocation {
 
 const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
 
+/** The webhooks' section: allowed targets, timeouts, the retry schedule, the secrets' overlap. */
 export function readWebhooks(read: EnvReader): WebhooksConfig {
   return {
     allowPrivateTargets: read.boolean('ALLOW_PRIVATE_WEBHOOK_TARGETS', false),
@@ -205,6 +212,7 @@ function readSchedule(read: EnvReader): number[] {
 }
 
 const DEFAULT_EXPIRY_NOTICE_HOURS = [72, 24];
+/** The notifier's section: its share of the instances, concurrency and pacing. */
 export function readNotifier(read: EnvReader): NotifierConfig {
   const notifier: NotifierConfig = {
     concurrency: read.integer('NOTIFIER_CONCURRENCY', 64, 1, 10_000),
@@ -236,6 +244,7 @@ export const RATE_LIMIT_VARIABLES = {
   ingestInFlight: { name: 'INGEST_MAX_IN_FLIGHT', fallback: 256, max: 1_000_000 },
 } as const satisfies Record<keyof RateLimitsConfig, { name: string; fallback: number; max: number }>;
 
+/** The rate limits' section (RATE_LIMIT_*). */
 export function readRateLimits(read: EnvReader): RateLimitsConfig {
   const limit = ({ name, fallback, max }: { name: string; fallback: number; max: number }) =>
     read.integer(name, fallback, 0, max);
@@ -247,6 +256,7 @@ export function readRateLimits(read: EnvReader): RateLimitsConfig {
   };
 }
 
+/** The package catalogue from `file` (PACKAGES_FILE), the default catalogue when there is none. */
 export function readPackages(read: EnvReader, file: string): PackagesConfig {
   if (!existsSync(file)) {
     read.problems.push(`PACKAGES_FILE: ${file} does not exist`);

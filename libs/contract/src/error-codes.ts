@@ -21,6 +21,7 @@ export const ERROR_TABLE = {
   '0015': 'delivery is off for this instance (no webhook URL is registered, or the receiver switched it off with 410)',
 } as const;
 
+/** A code of the error table, `'0001'` to the last. */
 export type ErrorCode = keyof typeof ERROR_TABLE;
 
 /** Named aliases so that code reads `Codes.Expired` rather than a bare '0007'. */

@@ -23,8 +23,10 @@ export const CHAIN_KEY = 'chain';
  */
 export const UNREADABLE_KEY = '$unreadable';
 
+/** The fields of a stored event that its chain hash covers. */
 export type ChainedEvent = Pick<RecordedEvent, 'streamName' | 'id' | 'type' | 'data' | 'metadata'>;
 
+/** A stream's chain verified: intact, or the first revision where it breaks and why. */
 export type ChainVerdict = { ok: true } | { ok: false; revision: bigint; reason: string };
 
 /** The one-shot `crypto.hash` (Node 20.12 on) costs half of a Hash object; on the write path. */

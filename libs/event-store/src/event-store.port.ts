@@ -7,6 +7,7 @@
  * revision of the stream's last event (revisions count from 0). */
 export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | bigint;
 
+/** An event as a writer hands it to `append`. */
 export interface EventToAppend {
   /** Unique per event. Appending an id that the stream already holds is a no-op that succeeds (on
    * EventStoreDB, when it is among the stream's last 32 events: see esdb/esdb-append.ts). */
@@ -16,6 +17,7 @@ export interface EventToAppend {
   metadata?: Record<string, unknown>;
 }
 
+/** An event as the store holds it: where it is in its stream and in the global log, and when. */
 export interface RecordedEvent {
   id: string;
   streamName: string;
@@ -31,6 +33,7 @@ export interface RecordedEvent {
   recordedAt: string;
 }
 
+/** Where an append left the stream and the global log. */
 export interface AppendResult {
   /** The stream's revision after the append: pass it as the next expected revision. */
   nextExpectedRevision: bigint;
@@ -45,6 +48,7 @@ export interface EventFilter {
   eventTypes?: readonly string[];
 }
 
+/** Where a read of the global log starts, how much it returns, and which events. */
 export interface ReadAllOptions {
   /** Read events strictly after this position; omit to read from the start. */
   after?: bigint;
@@ -52,6 +56,7 @@ export interface ReadAllOptions {
   filter?: EventFilter;
 }
 
+/** Where a subscription to the global log starts, and which events it delivers. */
 export interface SubscribeOptions {
   /** Deliver events strictly after this position; omit to start from the beginning. */
   after?: bigint;
@@ -77,6 +82,7 @@ export interface StreamRange {
   maxCount?: number;
 }
 
+/** The event-store port: streams of events in one global log, whichever adapter stores them. */
 export interface EventStore {
   /** Stores the events after the stream's last one, atomically, each with its hash chain (see
    * event-chain.ts) in `metadata.chain`. A deleted stream counts as missing. */

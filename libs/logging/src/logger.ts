@@ -2,8 +2,10 @@ import { pino, type Logger as PinoLogger, type LoggerOptions } from 'pino';
 import { stdoutLineWriter, type LineWriter } from './line-writers';
 import { redactEmails, redactFields, REDACTED, SECRET_PATHS } from './redact';
 
+/** The lowest level a logger writes. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
+/** A JSON logger: one line per call, `fields` merged in, secrets redacted. */
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;

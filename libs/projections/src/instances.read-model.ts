@@ -17,8 +17,20 @@ export type InstanceRow = Omit<CreatedInstance, 'status'> & { revision: bigint; 
 export interface InstancesQuery {
   /** An account's instances, oldest first (by creation time, then id); deleted ones left out. */
   listInstances(accountId: string): InstanceRow[];
+  /** One page of an account's instances in the same order, after the `after` row (docs/api.md 13.1):
+   * at most `limit` rows (all when undefined), filtered by `label` and by `status` at `now`. */
+  pageInstances(accountId: string, page: InstancesPage): InstanceRow[];
   /** One instance's row, or undefined when there is no such instance or it was deleted. */
   findInstance(instanceId: string): InstanceRow | undefined;
+}
+
+/** What a page of listInstances asks for (docs/api.md 13.1). */
+export interface InstancesPage {
+  after?: Pick<InstanceRow, 'createdAt' | 'instanceId'>;
+  limit?: number;
+  label?: string;
+  status?: 'active' | 'expired';
+  now: string;
 }
 
 // A record rather than a list, so that a new instance event type fails the build until it is named here.
@@ -37,6 +49,8 @@ const INSTANCE_TYPES: Record<InstanceEvent['type'], true> = {
   SigningKeyPairIssued: true,
   SigningKeyPairRotated: true,
   WebhookDisabledForFailing: true,
+  InstanceLabelSet: true,
+  InstanceStateReported: true,
 };
 
 /** The event types that change an instance row: all of an instance's. */

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { scenarioI } from './scenarios/capacity';
 import { scenarioA } from './scenarios/api-read';
 import { scenarioB, scenarioC, scenarioH } from './scenarios/api-writes';
+import { scenarioJ } from './scenarios/instance-pages';
 import { scenarioF } from './scenarios/memory';
 import { scenarioD } from './scenarios/notifier';
 import { scenarioG } from './scenarios/notifier-start';
@@ -26,6 +27,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   g: scenarioG,
   h: scenarioH,
   i: scenarioI,
+  j: scenarioJ,
 };
 
 function positive(option: string, value: string | undefined): number {

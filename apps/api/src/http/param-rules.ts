@@ -159,6 +159,26 @@ export function SignatureSchemeParam(): PropertyDecorator {
   );
 }
 
+/** A parameter that must be given but may be empty (setInstanceLabel's `label`: empty removes it);
+ * otherwise as RequiredText. */
+export function PresentText(maxLength: number): PropertyDecorator {
+  return applyDecorators(
+    IsGiven(true, '$property is required (send it empty to remove it)'),
+    IsString(withCode(Codes.MalformedParameter, '$property must be a string')),
+    MaxLength(maxLength, withCode(Codes.MalformedParameter, `$property must be at most ${maxLength} characters`)),
+    Matches(NO_CONTROL_CHARACTERS, withCode(Codes.MalformedParameter, '$property must not contain control characters')),
+    WellFormed(),
+  );
+}
+
+/** An optional string that, when given, must be one of `allowed` (0002 otherwise). */
+export function OptionalOneOf(allowed: readonly string[]): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    IsIn([...allowed], withCode(Codes.MalformedParameter, `$property must be one of ${allowed.join(', ')}`)),
+  );
+}
+
 export function OptionalBoolean(): PropertyDecorator {
   return applyDecorators(
     IsOptional(),
@@ -186,10 +206,11 @@ export function OneOf(allowed: readonly string[]): PropertyDecorator {
 
 /** How a whole-number parameter may be written as text: a limit (at most 100), a sequence number
  * (within Number.MAX_SAFE_INTEGER). */
-const LIMIT_TEXT = /^\d{1,3}$/;
+const LIMIT_TEXT = /^\d{1,4}$/;
 const SEQUENCE_TEXT = /^\d{1,15}$/;
 
-/** `limit` of getWebhookLogs: 1 to 100, as a string of digits or a JSON number. */
+/** `limit` of getWebhookLogs (1 to 100) or listInstances (1 to 1000), as a string of digits or a
+ * JSON number. */
 export function Limit(max: number): PropertyDecorator {
   return applyDecorators(
     IsOptional(),

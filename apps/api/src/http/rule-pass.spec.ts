@@ -16,7 +16,7 @@ useContainer(
 
 /** Values that pass some rules and fail others: missing, empty, wrong types, too long, control
  * characters, text that is not well-formed, e-mail addresses, URLs, numbers at and past the bounds,
- * sets of notification kinds. */
+ * sets of notification kinds, connection states, UTC days. */
 const VALUES: unknown[] = [
   undefined,
   null,
@@ -66,6 +66,11 @@ const VALUES: unknown[] = [
   ' , ',
   'messages,Acks',
   'messages;acks',
+  'authorized',
+  'qr',
+  '2026-01-10',
+  '2026-02-30',
+  '2026-04-30',
 ];
 
 const check = (dto: object) => validateSync(dto, { stopAtFirstError: true, forbidUnknownValues: false });

@@ -128,7 +128,7 @@ describe('parameters read from the rules that check them', () => {
     expect(limit?.json).toEqual({
       anyOf: [
         { type: 'integer', minimum: 1, maximum: 100 },
-        { type: 'string', pattern: '^\\d{1,3}$' },
+        { type: 'string', pattern: '^\\d{1,4}$' },
         { type: 'null' },
       ],
     });

@@ -71,6 +71,8 @@ const RULES: Record<string, (constraints: unknown[]) => RuleSchema> = {
   isLimit: wholeNumber,
   isSequence: wholeNumber,
   isWithinRedeliverRange: () => ({}),
+  isDay: () => ({ text: { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } }),
+  isDayRange: () => ({}),
   isBoolean: () => ({ text: { type: 'boolean' } }),
   isInt: () => ({ text: { type: 'integer' } }),
   min: ([min]) => ({ text: { minimum: min } }),

@@ -15,7 +15,7 @@ export const STORES = [
 /** An API process on one store, and the operator CLI on the same store. */
 export class ApiOnStore {
   private constructor(
-    readonly api: ApiProcess,
+    public api: ApiProcess,
     /** What the API and the CLI are given to reach the store (nothing for the embedded one). */
     readonly storeEnv: Record<string, string>,
     private readonly server: EsdbTestServer | undefined,
@@ -75,6 +75,12 @@ export class ApiOnStore {
   async streamEvents(stream: string): Promise<Array<{ type: string; data: Record<string, unknown> }>> {
     const text = (await this.ops(['events', 'list', '--stream', stream])).trim();
     return text === '' ? [] : text.split('\n').map((line) => JSON.parse(line));
+  }
+
+  /** Stops the API and starts it again on the same data and store, with `env` added (a shifted clock). */
+  async restart(env: Record<string, string>): Promise<void> {
+    await this.api.stop();
+    this.api = await ApiProcess.start({ dataDir: this.api.dataDir, env: { ...this.storeEnv, ...env } });
   }
 
   async stop(): Promise<void> {

@@ -2,8 +2,10 @@ import { ERROR_TABLE, type ErrorCode } from '@gw/contract';
 import type {
   Attempt,
   CreatedInstance,
+  InstancePage,
+  InstanceQuery,
   Kind,
-  ListedInstance,
+  UsageAnswer,
   NotificationPage,
   ReceiverOptions,
   Rotation,
@@ -75,7 +77,7 @@ async function call(url: string, init: RequestInit = {}): Promise<Answer> {
 
 export { instanceHostUrl } from './instance-host';
 
-/** The account host's operations (docs/api.md 4.1 to 4.3, 8.1, 8.2): query-string parameters only. */
+/** The account host's operations (docs/api.md 4.1 to 4.3, 8.1, 8.2, 13.1, 13.3): query-string parameters only. */
 export class AccountApi {
   constructor(
     readonly email: string,
@@ -90,19 +92,36 @@ export class AccountApi {
     return call(url.href);
   }
 
-  async list(): Promise<ListedInstance[]> {
-    return (await this.get('/listInstances', { email: this.email, apikey: this.apikey }))[
-      'instances'
-    ] as ListedInstance[];
+  /** One page of the account's instances (docs/api.md 13.1). */
+  async list(query: InstanceQuery): Promise<InstancePage> {
+    const params: Record<string, string> = { email: this.email, apikey: this.apikey };
+    for (const [name, value] of Object.entries(query))
+      if (value !== undefined && value !== '') params[name] = String(value);
+    return (await this.get('/listInstances', params)) as unknown as InstancePage;
   }
 
-  async create(packageid: string): Promise<CreatedInstance> {
+  async create(packageid: string, label = ''): Promise<CreatedInstance> {
     // `token` carries the account API key on newInstance (docs/api.md 4.1).
     return (await this.get('/newInstance', {
       email: this.email,
       token: this.apikey,
       packageid,
+      ...(label ? { label } : {}),
     })) as unknown as CreatedInstance;
+  }
+
+  /** Sets the label, or removes it when empty (13.1). */
+  async setLabel(instanceid: string, label: string): Promise<void> {
+    await this.get('/setInstanceLabel', { email: this.email, apikey: this.apikey, instanceid, label });
+  }
+
+  /** One instance's counts over the last 30 days through today (13.3). */
+  async usage(instanceid: string): Promise<UsageAnswer> {
+    return (await this.get('/getUsage', {
+      email: this.email,
+      apikey: this.apikey,
+      instanceid,
+    })) as unknown as UsageAnswer;
   }
 
   async renew(instanceid: string, packageid: string): Promise<{ expiresAt: string; packageid: string }> {

@@ -13,8 +13,8 @@ export interface Settings {
   packages: PackageChoice[];
 }
 
-export type Kind = 'messages' | 'ownMessages' | 'acks' | 'instance';
-export const KINDS: readonly Kind[] = ['messages', 'ownMessages', 'acks', 'instance'];
+export type Kind = 'messages' | 'ownMessages' | 'acks' | 'instance' | 'state';
+export const KINDS: readonly Kind[] = ['messages', 'ownMessages', 'acks', 'instance', 'state'];
 
 export interface ListedInstance {
   instanceid: string;
@@ -25,6 +25,38 @@ export interface ListedInstance {
   webhookUrl: string;
   webhookEnabled: boolean;
   events: Kind[];
+  label: string | null;
+  state: string | null;
+}
+
+/** One page of listInstances (docs/api.md 13.1). */
+export interface InstancePage {
+  instances: ListedInstance[];
+  next: string | null;
+}
+
+/** What a page of listInstances asks for; absent fields are not sent. */
+export interface InstanceQuery {
+  limit?: number;
+  after?: string;
+  status?: 'active' | 'expired';
+  label?: string;
+}
+
+/** One instance's counts on one UTC day (docs/api.md 13.3). */
+export interface UsageDay {
+  instanceid: string;
+  day: string;
+  messages: number;
+  acks: number;
+  notificationsDelivered: number;
+  attemptsFailed: number;
+}
+
+export interface UsageAnswer {
+  from: string;
+  to: string;
+  usage: UsageDay[];
 }
 
 export interface CreatedInstance {
@@ -94,7 +126,7 @@ export interface NotificationItem {
   webhookId: string;
   createdAt: string;
   state: 'pending' | 'delivered' | 'deadLettered' | 'cancelled';
-  body: { messages?: unknown[]; ack?: unknown[]; instance?: { event?: string } };
+  body: { messages?: unknown[]; ack?: unknown[]; instance?: { event?: string }; state?: { state?: string } };
 }
 
 export interface NotificationPage {

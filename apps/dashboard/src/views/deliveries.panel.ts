@@ -94,6 +94,7 @@ function contentOf(body: NotificationItem['body']): string {
     return `${body.messages.length} ${body.messages.length === 1 ? 'message' : 'messages'}`;
   if (Array.isArray(body.ack)) return `${body.ack.length} ${body.ack.length === 1 ? 'ack' : 'acks'}`;
   if (body.instance) return `Instance notice: ${body.instance.event ?? ''}`;
+  if (body.state) return `Connection state: ${body.state.state ?? ''}`;
   return '—';
 }
 

@@ -49,7 +49,7 @@ function accountCard(app: Page): HTMLElement {
       const account = new AccountApi(email.input.value.trim(), apikey.input.value, window.location.origin);
       try {
         // listInstances checks the credentials and is what the next view shows first.
-        await account.list();
+        await account.list({ limit: 1 });
         app.signInToAccount(account);
       } catch (error) {
         notice.failure(error, 'sign in');

@@ -8,6 +8,7 @@ const KIND_LABELS: Record<Kind, string> = {
   ownMessages: 'Own messages (sent from the instance)',
   acks: 'Acks (delivery and read receipts)',
   instance: 'Instance notices (expiring, renewed)',
+  state: 'Connection state changes',
 };
 
 function panel(title: string, content: Node[], tall = false): HTMLElement {

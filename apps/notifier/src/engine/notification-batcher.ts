@@ -17,14 +17,21 @@ interface Waiting {
 const itemBytes = new WeakMap<NotifiableItem, number>();
 const sizeOf = (item: NotifiableItem): number => itemBytes.get(item) ?? measure(item);
 function measure(item: NotifiableItem): number {
-  const bytes = 'message' in item ? openedMessageBytes(item.message) : openedAckBytes(item.ack);
+  const bytes =
+    'message' in item
+      ? openedMessageBytes(item.message)
+      : 'ack' in item
+        ? openedAckBytes(item.ack)
+        : Buffer.byteLength(JSON.stringify(item.state));
   itemBytes.set(item, bytes);
   return bytes;
 }
 
-/** The bytes of a body's envelope around its items: the largest sequence and the longer key. */
+/** The bytes of a body's envelope around its items: the largest sequence, the longest label (64
+ * characters of up to 4 bytes, docs/api.md 13.1) and the longer key. */
 function envelopeBytes(instanceId: string): number {
-  return Buffer.byteLength(JSON.stringify({ instanceId, sequence: Number.MAX_SAFE_INTEGER, messages: [] }));
+  const label = 'x'.repeat(4 * 64);
+  return Buffer.byteLength(JSON.stringify({ instanceId, sequence: Number.MAX_SAFE_INTEGER, label, messages: [] }));
 }
 
 export interface BatcherOptions {

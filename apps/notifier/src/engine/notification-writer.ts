@@ -55,7 +55,7 @@ export class NotificationWriter {
       instanceId,
       () => {
         if (this.signal.aborted) throw new Stopping();
-        return command;
+        return this.labelled(instanceId, command);
       },
       {
         cache: this.modelOf(instanceId),
@@ -70,6 +70,14 @@ export class NotificationWriter {
       },
     );
     return events;
+  }
+
+  /** New notifications carry the instance's label as the model knows it now (docs/api.md 13.1). */
+  private labelled(instanceId: string, command: NotificationCommand): NotificationCommand {
+    if (command.type !== 'CreateNotifications') return command;
+    const instance = this.model.instance(instanceId);
+    const label = instance.status === 'created' ? instance.label : null;
+    return { ...command, data: { ...command.data, label } };
   }
 
   private modelOf(instanceId: string): StateCache<NotificationsState> {

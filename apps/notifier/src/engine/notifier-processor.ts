@@ -75,9 +75,11 @@ export class NotifierProcessor implements LogConsumer, DueWork {
       // Whether it switches delivery off is judged on the state before it.
       const before = model.notifierState(instanceId);
       if (!model.applyInstanceEvent(instanceId, event)) return;
-      await this.process(instanceId, { type: 'InstanceEventRecorded', data: { event, now: this.now() } }, before, {
-        position: event.position,
-      });
+      const input: NotifierInput = {
+        type: 'InstanceEventRecorded',
+        data: { event, sourceEventId: event.id, now: this.now() },
+      };
+      await this.process(instanceId, input, before, { position: event.position });
       this.changed(instanceId);
     } else if (prefix === NOTIFICATIONS_STREAM_PREFIX) {
       if (!model.applyRecordedNotification(instanceId, event)) return;

@@ -201,11 +201,16 @@ const SHAPES: Record<number, { instance: string[]; notifications: string[]; open
   };
 // The same keys as 6: an open notification's status value is spelled 'deadLettered' from 7 on.
 SHAPES[7] = SHAPES[6];
-// Receivers' options (docs/api.md section 12): the scheme, headers and key pair; `failing` gains
-// `since` and each entry `setAt` (neither shows in the sample's keys).
+// Labels and connection states (docs/api.md 13.1, 13.2).
 SHAPES[8] = {
   ...SHAPES[7],
-  instance: [...SHAPES[7].instance, 'previousSigningKey', 'signatureScheme', 'signingKey', 'webhookHeaders'].sort(),
+  instance: [...SHAPES[7].instance, 'connectionSince', 'connectionState', 'label'].sort(),
+};
+// Receivers' options (section 12): the scheme, headers and key pair; `failing` gains `since` and
+// each entry `setAt` (neither shows in the sample's keys).
+SHAPES[9] = {
+  ...SHAPES[8],
+  instance: [...SHAPES[8].instance, 'previousSigningKey', 'signatureScheme', 'signingKey', 'webhookHeaders'].sort(),
 };
 
 describe('notifier snapshots', () => {

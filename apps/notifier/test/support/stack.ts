@@ -137,6 +137,12 @@ export class Stack {
     return expectSuccess(await get(this.api.accountUrl, '/listInstances', { email, apikey })).instances;
   }
 
+  /** Any account-host operation as the stack's account (setInstanceLabel, getUsage, …); the raw answer. */
+  asAccount(path: string, params: Record<string, string> = {}) {
+    const { email, apikey } = this.account;
+    return get(this.api.accountUrl, path, { email, apikey, ...params });
+  }
+
   /** deleteInstance on the account host (docs/api.md 8.1); the raw answer. */
   deleteInstance(instance: Instance) {
     const { email, apikey } = this.account;
@@ -198,7 +204,16 @@ export class Stack {
     await this.ingest(instance, 'acks', ack);
   }
 
-  private async ingest(instance: Instance, kind: 'messages' | 'acks', body: Record<string, unknown>): Promise<void> {
+  /** Reports a connection state through the internal ingest host (docs/api.md 13.2); expects 202. */
+  async state(instance: Instance, state: string, time: number): Promise<void> {
+    await this.ingest(instance, 'state', { state, time });
+  }
+
+  private async ingest(
+    instance: Instance,
+    kind: 'messages' | 'acks' | 'state',
+    body: Record<string, unknown>,
+  ): Promise<void> {
     const answer = await request(
       `${this.api.internalUrl}/instances/${encodeURIComponent(instance.instanceid)}/${kind}`,
       {
@@ -207,8 +222,7 @@ export class Stack {
         body: JSON.stringify(body),
       },
     );
-    if (answer.status !== 202)
-      throw new Error(`recording a ${kind.slice(0, -1)} answered ${answer.status}: ${answer.text}`);
+    if (answer.status !== 202) throw new Error(`recording on /${kind} answered ${answer.status}: ${answer.text}`);
   }
 
   /** The notifier's /metrics as a map from series (name plus labels) to value. */

@@ -37,6 +37,12 @@ const OPTIONAL: { readonly [T in StoredEventType]?: ReadonlyArray<OptionalKeys<D
   NotificationRedelivered: ['createdRevision'],
 };
 
+/** Nested fields that data of an older version may lack: a body's `label` came with version 3. */
+const NESTED_OPTIONAL: { readonly [T in StoredEventType]?: readonly string[] } = {
+  NotificationCreated: ['body.label'],
+  NotificationRedelivered: ['body.label'],
+};
+
 const fileOf = (type: string, version: number) => `${type}.v${version}.json`;
 const sampleOf = (type: string) => (SAMPLES as Record<string, unknown>)[type];
 
@@ -74,7 +80,12 @@ function problemsOf(event: StoredForm, fromVersion: number): string[] {
   if (event.metadata['schemaVersion'] !== schema.version)
     problems.push(`read as version ${String(event.metadata['schemaVersion'])}, not ${schema.version}`);
   const optional =
-    fromVersion < schema.version ? (OPTIONAL[event.type as StoredEventType] ?? []).map((key) => `data.${key}`) : [];
+    fromVersion < schema.version
+      ? [
+          ...(OPTIONAL[event.type as StoredEventType] ?? []),
+          ...(NESTED_OPTIONAL[event.type as StoredEventType] ?? []),
+        ].map((key) => `data.${key}`)
+      : [];
   problems.push(...shapeDifferences(shapeOf(sampleOf(event.type)), shapeOf(event.data), 'data', { optional }));
   return problems;
 }

@@ -14,6 +14,7 @@ export type StoredEvent =
   | NotificationEvent
   | NotifierRecord
   | PersonalDataEvent;
+/** The type of an event the registry knows. */
 export type StoredEventType = StoredEvent['type'];
 
 /** Turns the data of one version of an event into the data of the next. Pure: stored JSON in, JSON
@@ -44,6 +45,12 @@ function notificationRedeliveredV1toV2(data: unknown): unknown {
   return data;
 }
 
+/** Version 3 of the events that carry a body lets it carry the instance's `label` (docs/api.md
+ * 13.1); a body of version 2 had none, which version 3 writes as an absent `label`. */
+function bodyLabelled(data: unknown): unknown {
+  return data;
+}
+
 /**
  * The schema of every stored event type. A record over StoredEventType, so that a new event type
  * fails the build until it is registered here. Changing the shape of a type means: bump its version,
@@ -65,19 +72,21 @@ const SCHEMAS: { readonly [T in StoredEventType]: EventSchema } = {
   SigningKeyPairIssued: V1,
   SigningKeyPairRotated: V1,
   WebhookDisabledForFailing: V1,
+  InstanceLabelSet: V1,
+  InstanceStateReported: V1,
   AccountRegistered: V1,
   ApiKeyReset: V1,
   AccountErased: V1,
   AccountKeyCreated: V1,
   MessageReceived: V1,
   AckReceived: V1,
-  NotificationCreated: { version: 2, upcasters: { 1: notificationCreatedV1toV2 } },
+  NotificationCreated: { version: 3, upcasters: { 1: notificationCreatedV1toV2, 2: bodyLabelled } },
   DeliveryAttemptFailed: V1,
   NotificationDelivered: V1,
   NotificationDeadLettered: V1,
   NotificationCancelled: V1,
   NotificationResent: V1,
-  NotificationRedelivered: { version: 2, upcasters: { 1: notificationRedeliveredV1toV2 } },
+  NotificationRedelivered: { version: 3, upcasters: { 1: notificationRedeliveredV1toV2, 2: bodyLabelled } },
   TestNotificationAttempted: V1,
   DataKeyCreated: V1,
   PersonalDataErased: V1,

@@ -94,6 +94,13 @@ export const SAMPLES: { readonly [T in StoredEventType]: Complete<DataOf<T>> } =
     resetAt: '2026-01-04T00:00:00.000Z',
   },
   InstanceDeleted: { instanceId: '0a1b2c3d4e5f60718293a4b5', deletedAt: '2026-01-05T00:00:00.000Z' },
+  InstanceLabelSet: { instanceId: '0a1b2c3d4e5f60718293a4b5', label: 'shop-berlin', setAt: '2026-01-01T00:00:00.000Z' },
+  InstanceStateReported: {
+    instanceId: '0a1b2c3d4e5f60718293a4b5',
+    state: 'authorized',
+    since: '2026-01-01T00:00:00.000Z',
+    reportedAt: '2026-01-01T00:00:01.000Z',
+  },
   AccountRegistered: {
     accountId: '5f0c9d8e7b6a5f4e3d2c1b0a99887766',
     email: 'v1.sealed-address',
@@ -135,6 +142,7 @@ export const SAMPLES: { readonly [T in StoredEventType]: Complete<DataOf<T>> } =
     body: {
       instanceId: '0a1b2c3d4e5f60718293a4b5',
       sequence: 1,
+      label: 'shop-berlin',
       messages: [
         {
           id: 'wamid.1',
@@ -198,6 +206,7 @@ export const SAMPLES: { readonly [T in StoredEventType]: Complete<DataOf<T>> } =
     body: {
       instanceId: '0a1b2c3d4e5f60718293a4b5',
       sequence: 2,
+      label: 'shop-berlin',
       instance: { event: 'renewed', packageid: 'annual', expiresAt: '2027-01-31T00:00:00.000Z' },
     },
     at: '2026-01-20T00:00:00.000Z',

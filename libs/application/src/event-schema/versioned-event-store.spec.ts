@@ -55,7 +55,7 @@ describe.each(REAL_STORES)('versioned events on %s', (_name, open) => {
     const stored = await real.raw.readStream(name);
     expect(stored.map((e) => e.metadata)).toEqual([
       expect.objectContaining({ correlationId: 'c-1', schemaVersion: 1 }),
-      expect.objectContaining({ schemaVersion: 2 }),
+      expect.objectContaining({ schemaVersion: 3 }),
     ]);
     // The time of the append is in the metadata, under the hash chain, and is what an audit shows.
     const at = stored[0].metadata[WRITTEN_AT_KEY] as string;
@@ -94,7 +94,7 @@ describe.each(REAL_STORES)('versioned events on %s', (_name, open) => {
     for (const event of reads) {
       expect(event?.data).toEqual(expect.objectContaining({ sourceEventIds: ['ev-0'] }));
       expect(event?.data).not.toHaveProperty('sourceEventId');
-      expect(event?.metadata['schemaVersion']).toBe(2);
+      expect(event?.metadata['schemaVersion']).toBe(3);
     }
     const [stored] = await real.raw.readStream(name);
     expect(stored.data).toHaveProperty('sourceEventId', 'ev-0');
@@ -122,13 +122,13 @@ describe.each(REAL_STORES)('versioned events on %s', (_name, open) => {
           id: randomUUID(),
           type: 'NotificationCreated',
           data: SAMPLES.NotificationCreated,
-          metadata: { schemaVersion: 3 },
+          metadata: { schemaVersion: 4 },
         },
       ],
       'no_stream',
     );
     const expected = new RegExp(
-      `${name}@0 is NotificationCreated version 3, but this code knows NotificationCreated up to version 2`,
+      `${name}@0 is NotificationCreated version 4, but this code knows NotificationCreated up to version 3`,
     );
     await expect(store.readStream(name)).rejects.toThrow(expected);
     await expect(store.readLastEvent(name)).rejects.toBeInstanceOf(UnreadableEventVersion);

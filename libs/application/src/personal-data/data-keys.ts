@@ -33,6 +33,7 @@ export function dataKey(keyId: string, raw: Buffer): DataKey {
   };
 }
 
+/** How long data keys are held in memory, and how many. */
 export interface DataKeysOptions {
   /** How long a key read from the store is used before it is read again (the contract's "within a
    * second": a running process stops using an erased key this long after the erasure at most). */
@@ -57,13 +58,14 @@ export function dataKeyStreamOf(keyId: string): string | undefined {
   return match ? dataKeyStreamName(match[1], match[2]) : undefined;
 }
 
+/** How many lifetimes (`ttlMs`) an expired key stays in memory before it is dropped. */
+const IDLE_TTLS = 10;
+
 /**
  * Data keys of instances and days, read from their streams and sealed under SECRETS_KEY there. Keys
  * are held briefly, then read again, so that an erasure by another process (deleteStream of the key's
  * stream) takes effect here within `ttlMs`. A missing key is remembered as missing for as long.
  */
-/** How many lifetimes (`ttlMs`) an expired key stays in memory before it is dropped. */
-const IDLE_TTLS = 10;
 
 export class DataKeys {
   private readonly held: LRUCache<string, Held>;

@@ -16,9 +16,12 @@ export type PersonalDataErased = {
   data: { instanceId: string; days: string[] | null; reason: 'operator' | 'retention'; at: string };
 };
 
+/** The events of the data-key and erasure streams. */
 export type PersonalDataEvent = DataKeyCreated | PersonalDataErased;
 
+/** What every data-key stream's name starts with. */
 export const DATA_KEY_STREAM_PREFIX = 'datakey-';
+/** What every erasure stream's name starts with. */
 export const ERASURE_STREAM_PREFIX = 'erasure-';
 
 /** `datakey-{instanceId}-{YYYYMMDD}`: one data key. */

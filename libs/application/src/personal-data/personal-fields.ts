@@ -8,6 +8,7 @@ import { keyRefOfChecked, knownKeyRef, openFields, sealedClearBytes, sealedKeyRe
 
 /** What an opened field is once its data key was erased (docs/api.md section 9). */
 export const ERASED: unique symbol = Symbol('erased personal data');
+/** The type of ERASED. */
 export type Erased = typeof ERASED;
 
 /** A sealed value that does not open under its own, existing key: altered, or not ours. Never
@@ -22,11 +23,14 @@ export class PersonalDataUnreadable extends Error {
 /** A message or ack with its personal fields opened: the clear value, or `E` where erased. */
 export type OpenedMessage<E> = Omit<Message, 'body' | 'senderName' | 'from' | 'chatId'> &
   Record<'body' | 'senderName' | 'from' | 'chatId', string | E>;
+/** An ack with its `chatId` opened: the clear value, or `E` where erased. */
 export type OpenedAck<E> = Omit<Ack, 'chatId'> & { chatId: string | E };
+/** A notification body with every personal field opened, `E` where erased. */
 export type OpenedBody<E> =
-  | { instanceId: string; sequence: number; messages: OpenedMessage<E>[] }
-  | { instanceId: string; sequence: number; ack: OpenedAck<E>[] }
-  | Extract<NotificationBody, { instance: unknown }>;
+  | { instanceId: string; sequence: number; label?: string; messages: OpenedMessage<E>[] }
+  | { instanceId: string; sequence: number; label?: string; ack: OpenedAck<E>[] }
+  | Extract<NotificationBody, { instance: unknown }>
+  | Extract<NotificationBody, { state: unknown }>;
 
 /**
  * The bytes a message's JSON takes in a notification body once opened, without opening it: its
@@ -49,6 +53,7 @@ export function sealMessageWith(key: DataKey, message: Message): SealedMessage {
   return { ...rest, sealed: sealFields(key, 'message', [chatId, from, senderName, body]) };
 }
 
+/** An ack as stored, sealed with a key its writer holds. */
 export function sealAckWith(key: DataKey, ack: Ack): SealedAck {
   const { chatId, ...rest } = ack;
   return { ...rest, sealed: sealFields(key, 'ack', [chatId]) };

@@ -26,6 +26,7 @@ export type EraseAccount = {
   data: { activeInstances: number; now: string };
 };
 
+/** What an account holder's stream is asked to do. */
 export type AccountCommand = RegisterAccount | ResetApiKey | EraseAccount;
 
 /** Raised when an operator names an address that has no account (or an erased one's). The caller
@@ -77,6 +78,7 @@ export function registrationRefusal(state: AccountState): Error | undefined {
   }
 }
 
+/** The account's decider: registration, API key resets and erasure. */
 export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState> = {
   initialState: () => ({ status: 'none' }),
 

@@ -21,6 +21,7 @@ export type AccountErased = {
   data: { accountId: string; erasedAt: string };
 };
 
+/** The events of an account's stream. */
 export type AccountEvent = AccountRegistered | ApiKeyReset | AccountErased;
 
 // A record rather than a list, so that a new account event type fails the build until it is named here.
@@ -30,10 +31,12 @@ const ACCOUNT_TYPES: Record<AccountEvent['type'], true> = {
   AccountErased: true,
 };
 
+/** Whether a stored event is one of an account's. */
 export function isAccountEvent(event: { type: string }): event is AccountEvent {
   return Object.hasOwn(ACCOUNT_TYPES, event.type);
 }
 
+/** What every account stream's name starts with. */
 export const ACCOUNT_STREAM_PREFIX = 'account-';
 
 /** Stream of one account, named by its id, so that no stream name carries an e-mail address. */

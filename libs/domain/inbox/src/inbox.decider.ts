@@ -5,6 +5,7 @@ import type { AckReceived, InboxEvent, MessageReceived } from './inbox.events';
 export type RecordMessage = { type: 'RecordMessage'; data: MessageReceived['data'] };
 /** Record an ack as received; its `chatId` comes sealed. */
 export type RecordAck = { type: 'RecordAck'; data: AckReceived['data'] };
+/** What the inbox is asked to record. */
 export type InboxCommand = RecordMessage | RecordAck;
 
 /**

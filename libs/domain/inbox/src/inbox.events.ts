@@ -13,9 +13,12 @@ export interface Message {
   time: number;
 }
 
+/** The delivery statuses an ack may report (docs/api.md section 6). */
 export const ACK_STATUSES = ['failed', 'pending', 'sent', 'delivered', 'read', 'played'] as const;
+/** One of ACK_STATUSES. */
 export type AckStatus = (typeof ACK_STATUSES)[number];
 
+/** A delivery event of a message, as the gateway reports it. */
 export interface Ack {
   id: string;
   chatId: string;
@@ -37,24 +40,30 @@ export type SealedMessage = Omit<Message, MessagePersonalField> & { sealed: stri
 /** An ack as stored: its `chatId` replaced by one `sealed` value, as for a message. */
 export type SealedAck = Omit<Ack, 'chatId'> & { sealed: string };
 
+/** A message was recorded; its personal fields are sealed. */
 export type MessageReceived = {
   type: 'MessageReceived';
   data: { instanceId: string; message: SealedMessage; receivedAt: string };
 };
 
+/** An ack was recorded; its `chatId` is sealed. */
 export type AckReceived = {
   type: 'AckReceived';
   data: { instanceId: string; ack: SealedAck; receivedAt: string };
 };
 
+/** The events of an inbox stream. */
 export type InboxEvent = MessageReceived | AckReceived;
 
+/** What every inbox stream's name starts with. */
 export const INBOX_STREAM_PREFIX = 'inbox-';
 
+/** `inbox-{instanceId}`: the stream of an instance's incoming messages and acks. */
 export function inboxStreamName(instanceId: string): string {
   return `${INBOX_STREAM_PREFIX}${instanceId}`;
 }
 
+/** Whether a stored event is one of the inbox's. */
 export function isInboxEvent(event: { type: string }): event is InboxEvent {
   return event.type === 'MessageReceived' || event.type === 'AckReceived';
 }

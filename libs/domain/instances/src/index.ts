@@ -6,3 +6,4 @@ export * from './package-catalogue';
 export * from './notification-kinds';
 export * from './receiver-options';
 export { needsNewSigningKey, needsNewSigningSecret, rotatesKeyPair } from './instance-webhook.decide';
+export * from './connection-state';

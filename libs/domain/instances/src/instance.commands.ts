@@ -1,7 +1,9 @@
+import type { ConnectionState } from './connection-state';
 import type { NotificationKind } from './notification-kinds';
 import type { PackageDefinition } from './package-catalogue';
 import type { ReceiverHeaders, SignatureScheme, SigningKeyPair } from './receiver-options';
 
+/** Create an instance under an account, with a package of the catalogue. */
 export type CreateInstance = {
   type: 'CreateInstance';
   data: {
@@ -10,10 +12,13 @@ export type CreateInstance = {
     packageId: string;
     packages: readonly PackageDefinition[];
     tokenHash: string;
+    /** The owner's label (docs/api.md 13.1), if given; checked for form by the adapter. */
+    label?: string;
     now: string;
   };
 };
 
+/** Renew an instance with a package: it expires the package's duration after the later of now and its expiry. */
 export type RenewInstance = {
   type: 'RenewInstance';
   data: { accountId: string; packageId: string; packages: readonly PackageDefinition[]; now: string };
@@ -88,6 +93,19 @@ export type DisableWebhookForFailing = {
   data: { url: string; failingSince: string; now: string };
 };
 
+/** The account holder sets the label, or removes it with an empty one (docs/api.md 13.1). */
+export type SetInstanceLabel = {
+  type: 'SetInstanceLabel';
+  data: { accountId: string; label: string; now: string };
+};
+
+/** The gateway reports the connection state (13.2); `since` is the ISO form of its `time`. */
+export type ReportInstanceState = {
+  type: 'ReportInstanceState';
+  data: { state: ConnectionState; since: string; now: string };
+};
+
+/** What an instance's stream is asked to do. */
 export type InstanceCommand =
   | CreateInstance
   | RenewInstance
@@ -97,4 +115,6 @@ export type InstanceCommand =
   | DeleteInstance
   | ResetInstanceToken
   | RotateSigningSecret
-  | PrepareTestNotification;
+  | PrepareTestNotification
+  | SetInstanceLabel
+  | ReportInstanceState;

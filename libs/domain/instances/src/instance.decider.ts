@@ -1,5 +1,6 @@
 import { Codes, type Violation } from '@gw/contract';
 import { addDays, assertNever, maxIso, refuse, refuseIfAny, type Decider } from '@gw/domain-core';
+import { decideReportState, decideSetLabel } from './instance-details.decide';
 import type { InstanceEvent } from './instance.events';
 import { evolveInstance, initialInstanceState, type CreatedInstance, type InstanceState } from './instance.state';
 import type {
@@ -41,6 +42,10 @@ function decideCreate({ data }: CreateInstance, state: InstanceState): InstanceE
   if (state.status !== 'none') throw new InstanceIdTaken(data.instanceId);
   const pkg = findPackage(data.packages, data.packageId);
   if (!pkg) return refuse(unknownPackage(data.packageId));
+  // A label given at creation is its own event, as a later one is: InstanceCreated keeps its meaning.
+  const labelled: InstanceEvent[] = data.label
+    ? [{ type: 'InstanceLabelSet', data: { instanceId: data.instanceId, label: data.label, setAt: data.now } }]
+    : [];
   return [
     {
       type: 'InstanceCreated',
@@ -53,6 +58,7 @@ function decideCreate({ data }: CreateInstance, state: InstanceState): InstanceE
         expiresAt: addDays(data.now, pkg.durationDays),
       },
     },
+    ...labelled,
   ];
 }
 
@@ -124,6 +130,7 @@ function decidePrepareTest({ data }: PrepareTestNotification, state: InstanceSta
   ];
 }
 
+/** The instance's decider: creation, renewal, webhooks, signing secrets, tokens and deletion. */
 export const instanceDecider: Decider<InstanceCommand, InstanceEvent, InstanceState> = {
   initialState: initialInstanceState,
   evolve: evolveInstance,
@@ -147,6 +154,10 @@ export const instanceDecider: Decider<InstanceCommand, InstanceEvent, InstanceSt
         return decideRotate(command, state);
       case 'PrepareTestNotification':
         return decidePrepareTest(command, state);
+      case 'SetInstanceLabel':
+        return decideSetLabel(command, state);
+      case 'ReportInstanceState':
+        return decideReportState(command, state);
       default:
         return assertNever(command);
     }

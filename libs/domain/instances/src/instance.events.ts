@@ -1,3 +1,4 @@
+import type { ConnectionState } from './connection-state';
 import type { NotificationKind } from './notification-kinds';
 import type { SignatureScheme } from './receiver-options';
 
@@ -14,6 +15,7 @@ export type InstanceCreated = {
   };
 };
 
+/** The instance was renewed: it now expires at `expiresAt`. */
 export type InstanceRenewed = {
   type: 'InstanceRenewed';
   data: { instanceId: string; packageId: string; renewedAt: string; expiresAt: string };
@@ -111,6 +113,20 @@ export type InstanceDeleted = {
   data: { instanceId: string; deletedAt: string };
 };
 
+/** The account holder set the instance's label (docs/api.md 13.1), or removed it (`label` null). */
+export type InstanceLabelSet = {
+  type: 'InstanceLabelSet';
+  data: { instanceId: string; label: string | null; setAt: string };
+};
+
+/** The gateway reported a new connection state (docs/api.md 13.2); `since` is when it began, as the
+ * gateway said (its `time`), and `reportedAt` when it was recorded. */
+export type InstanceStateReported = {
+  type: 'InstanceStateReported';
+  data: { instanceId: string; state: ConnectionState; since: string; reportedAt: string };
+};
+
+/** The events of an instance's stream. */
 export type InstanceEvent =
   | InstanceCreated
   | InstanceRenewed
@@ -125,7 +141,9 @@ export type InstanceEvent =
   | SignatureSchemeChosen
   | SigningKeyPairIssued
   | SigningKeyPairRotated
-  | WebhookDisabledForFailing;
+  | WebhookDisabledForFailing
+  | InstanceLabelSet
+  | InstanceStateReported;
 
 const INSTANCE_EVENT_TYPES: ReadonlySet<string> = new Set<InstanceEvent['type']>([
   'InstanceCreated',
@@ -142,6 +160,8 @@ const INSTANCE_EVENT_TYPES: ReadonlySet<string> = new Set<InstanceEvent['type']>
   'SigningKeyPairIssued',
   'SigningKeyPairRotated',
   'WebhookDisabledForFailing',
+  'InstanceLabelSet',
+  'InstanceStateReported',
 ]);
 
 /** True for the event types this version knows; newer types are skipped by older readers. */
@@ -149,8 +169,10 @@ export function isInstanceEvent(event: { type: string }): event is InstanceEvent
   return INSTANCE_EVENT_TYPES.has(event.type);
 }
 
+/** What every instance stream's name starts with. */
 export const INSTANCE_STREAM_PREFIX = 'instance-';
 
+/** `instance-{instanceId}`: the stream of one instance. */
 export function instanceStreamName(instanceId: string): string {
   return `${INSTANCE_STREAM_PREFIX}${instanceId}`;
 }

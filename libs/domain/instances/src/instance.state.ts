@@ -1,4 +1,5 @@
 import { assertNever, isBefore } from '@gw/domain-core';
+import type { ConnectionState } from './connection-state';
 import type { InstanceEvent } from './instance.events';
 import { canonicalKinds, DEFAULT_NOTIFICATION_KINDS, type NotificationKind } from './notification-kinds';
 import {
@@ -10,6 +11,7 @@ import {
   type SigningKeyPair,
 } from './receiver-options';
 
+/** An instance as its stream folds: none yet, created (with its package, webhook and secrets), or deleted. */
 export type InstanceState =
   | { status: 'none' }
   | {
@@ -38,13 +40,21 @@ export type InstanceState =
       signingKey: SigningKeyPair | null;
       /** The private key (sealed) a rotation replaced, which still signs (second) until `validUntil`. */
       previousSigningKey: { sealed: string; validUntil: string } | null;
+      /** The owner's label (docs/api.md 13.1), null when none. */
+      label: string | null;
+      /** The connection state last reported by the gateway and since when (13.2); null before any. */
+      connectionState: ConnectionState | null;
+      connectionSince: string | null;
     }
   | { status: 'deleted'; instanceId: string; accountId: string; deletedAt: string };
 
+/** The state of an instance that exists and was not deleted. */
 export type CreatedInstance = Extract<InstanceState, { status: 'created' }>;
 
+/** The state before the stream's first event. */
 export const initialInstanceState = (): InstanceState => ({ status: 'none' });
 
+/** The state after one more event of the instance's stream. */
 export function evolveInstance(state: InstanceState, event: InstanceEvent): InstanceState {
   switch (event.type) {
     case 'InstanceCreated':
@@ -61,6 +71,9 @@ export function evolveInstance(state: InstanceState, event: InstanceEvent): Inst
         webhookHeaders: NO_HEADERS,
         signingKey: null,
         previousSigningKey: null,
+        label: null,
+        connectionState: null,
+        connectionSince: null,
       };
     case 'InstanceRenewed':
       if (state.status !== 'created') return state;
@@ -136,6 +149,12 @@ export function evolveInstance(state: InstanceState, event: InstanceEvent): Inst
         accountId: state.accountId,
         deletedAt: event.data.deletedAt,
       };
+    case 'InstanceLabelSet':
+      if (state.status !== 'created') return state;
+      return { ...state, label: event.data.label };
+    case 'InstanceStateReported':
+      if (state.status !== 'created') return state;
+      return { ...state, connectionState: event.data.state, connectionSince: event.data.since };
     default:
       return assertNever(event);
   }

@@ -4,6 +4,7 @@ export interface PackageDefinition {
   durationDays: number;
 }
 
+/** The catalogue used when none is configured. */
 export const DEFAULT_PACKAGES: readonly PackageDefinition[] = [
   { packageid: 'trial', durationDays: 3 },
   { packageid: 'monthly', durationDays: 30 },

@@ -21,7 +21,7 @@ const HOURS = [72, 24, 0.5];
 
 const recorded = (event: InstanceEvent, now = t0): NotifierInput => ({
   type: 'InstanceEventRecorded',
-  data: { event, now },
+  data: { event, sourceEventId: `${event.type}-${now}`, now },
 });
 const created = recorded({
   type: 'InstanceCreated',

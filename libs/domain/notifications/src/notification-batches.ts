@@ -1,8 +1,10 @@
 import type { SealedAck, SealedMessage } from '@gw/domain-inbox';
-import type { NotificationContent } from './notification.events';
+import type { NotificationContent, StateNotice } from './notification.events';
 
-/** A recorded message or ack that is to be notified. */
-export type NotifiableItem = { sourceEventId: string } & ({ message: SealedMessage } | { ack: SealedAck });
+/** A recorded message, ack or change of connection state that is to be notified. */
+export type NotifiableItem = { sourceEventId: string } & (
+  { message: SealedMessage } | { ack: SealedAck } | { state: StateNotice }
+);
 
 /** What one notification will carry, before it has a webhook id and a sequence. */
 export interface NotificationBatch {
@@ -25,7 +27,7 @@ export interface BatchLimits {
  * Groups an instance's waiting messages and acks into notifications (docs/api.md section 6): record
  * order is kept, consecutive items of one kind travel together, at most `maxItems` and `maxBytes`
  * of them per notification (an item larger than `maxBytes` alone travels alone), and messages and
- * acks never share one.
+ * acks never share one; a change of connection state always travels alone.
  */
 export function batchNotifiable(items: readonly NotifiableItem[], limits: BatchLimits): NotificationBatch[] {
   const { maxItems, maxBytes, sizeOf } = limits;
@@ -42,6 +44,12 @@ export function batchNotifiable(items: readonly NotifiableItem[], limits: BatchL
     current = undefined;
   };
   for (const item of items) {
+    if ('state' in item) {
+      // A change of state is a notification of its own, never batched (docs/api.md 13.4).
+      close();
+      batches.push({ content: { state: item.state }, sourceEventIds: [item.sourceEventId] });
+      continue;
+    }
     const isMessage = 'message' in item;
     // Items are joined by a comma in the body's array.
     const bytes = sizeOf(item) + 1;

@@ -1,16 +1,26 @@
 import type { SealedAck, SealedMessage } from '@gw/domain-inbox';
+import type { ConnectionState } from '@gw/domain-instances';
 import type { InstanceNotice } from './instance-notices';
 
+/** A change of the instance's connection state as notified (docs/api.md 13.2). */
+export interface StateNotice {
+  state: ConnectionState;
+  since: string;
+}
+
 /** The body a receiver gets, as recorded (docs/api.md section 6): messages and acks in their stored,
- * sealed form, opened into the receiver's shape only when sent or read (section 9.3). */
+ * sealed form, opened into the receiver's shape only when sent or read (section 9.3). `label` is the
+ * instance's label when the notification was made (13.1), absent when it had none. */
 export type NotificationBody =
-  | { instanceId: string; sequence: number; messages: SealedMessage[] }
-  | { instanceId: string; sequence: number; ack: SealedAck[] }
-  | { instanceId: string; sequence: number; instance: InstanceNotice };
+  | { instanceId: string; sequence: number; label?: string; messages: SealedMessage[] }
+  | { instanceId: string; sequence: number; label?: string; ack: SealedAck[] }
+  | { instanceId: string; sequence: number; label?: string; instance: InstanceNotice }
+  | { instanceId: string; sequence: number; label?: string; state: StateNotice };
 
 /** What a notification carries besides its envelope: messages, acks or one instance notice, never
  * two of them (docs/api.md section 6 and 8.9). */
-export type NotificationContent = { messages: SealedMessage[] } | { ack: SealedAck[] } | { instance: InstanceNotice };
+export type NotificationContent =
+  { messages: SealedMessage[] } | { ack: SealedAck[] } | { instance: InstanceNotice } | { state: StateNotice };
 
 type Ref = { instanceId: string; webhookId: string; sequence: number };
 
@@ -37,6 +47,7 @@ export type DeliveryAttemptFailed = {
   };
 };
 
+/** The receiver answered an attempt with a 2xx: the notification is delivered. */
 export type NotificationDelivered = {
   type: 'NotificationDelivered';
   data: Ref & { attempt: number; at: string; status: number; durationMs: number };
@@ -68,6 +79,7 @@ export type TestNotificationAttempted = {
   data: { instanceId: string; webhookId: string; at: string; status: number; error: string; durationMs: number };
 };
 
+/** The events of a notifications stream. */
 export type NotificationEvent =
   | TestNotificationAttempted
   | NotificationCreated
@@ -89,12 +101,15 @@ const TYPES: ReadonlySet<string> = new Set<NotificationEvent['type']>([
   'NotificationRedelivered',
 ]);
 
+/** Whether a stored event is one of a notifications stream's. */
 export function isNotificationEvent(event: { type: string }): event is NotificationEvent {
   return TYPES.has(event.type);
 }
 
+/** What every notifications stream's name starts with. */
 export const NOTIFICATIONS_STREAM_PREFIX = 'notifications-';
 
+/** `notifications-{instanceId}`: the stream of an instance's notifications. */
 export function notificationsStreamName(instanceId: string): string {
   return `${NOTIFICATIONS_STREAM_PREFIX}${instanceId}`;
 }

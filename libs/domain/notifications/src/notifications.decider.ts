@@ -28,10 +28,11 @@ function alreadyNoticed({ content, noticeKey }: NewNotification, state: Notifica
   );
 }
 
-/** Creates the next notifications of an instance, numbered on from its last sequence in this order. */
+/** Creates the next notifications of an instance, numbered on from its last sequence in this order;
+ * each body carries the instance's `label` when it has one (docs/api.md 13.1). */
 export type CreateNotifications = {
   type: 'CreateNotifications';
-  data: { instanceId: string; notifications: readonly NewNotification[]; now: string };
+  data: { instanceId: string; notifications: readonly NewNotification[]; now: string; label?: string | null };
 };
 
 /**
@@ -97,6 +98,7 @@ export type Redeliver = {
   };
 };
 
+/** What a notifications stream is asked to do. */
 export type NotificationCommand =
   | RecordTestAttempt
   | CreateNotifications
@@ -106,6 +108,7 @@ export type NotificationCommand =
   | ResendDeadLettered
   | Redeliver;
 
+/** Why delivery was switched off when a receiver answered 410. */
 export const GONE_REASON = 'the receiver answered 410 Gone';
 
 const ref = (instanceId: string, n: OpenNotification) => ({ instanceId, webhookId: n.webhookId, sequence: n.sequence });
@@ -180,18 +183,19 @@ function decideRedeliver({ data }: Redeliver, state: NotificationsState): Notifi
     }));
 }
 
+/** The notifications' decider: creation, attempts and their outcomes, resends and redeliveries. */
 export const notificationsDecider: Decider<NotificationCommand, NotificationEvent, NotificationsState> = {
   initialState: initialNotificationsState,
   evolve: evolveNotifications,
   decide(command, state) {
     switch (command.type) {
       case 'CreateNotifications': {
-        const { instanceId, notifications, now } = command.data;
+        const { instanceId, notifications, now, label } = command.data;
         return notifications
           .filter((n) => !alreadyNoticed(n, state))
           .map(({ webhookId, content, sourceEventIds, noticeKey }, i): NotificationEvent => {
             const sequence = state.lastSequence + 1 + i;
-            const body = { instanceId, sequence, ...content } as NotificationBody;
+            const body = { instanceId, sequence, ...(label ? { label } : {}), ...content } as NotificationBody;
             return {
               type: 'NotificationCreated',
               data: {

@@ -34,6 +34,7 @@ export interface NotificationsState {
 /** After this many failed attempts in a row an endpoint is probed: one notification at a time. */
 export const PROBE_AFTER_FAILURES = 5;
 
+/** The state before the stream's first event. */
 export const initialNotificationsState = (): NotificationsState => ({ lastSequence: 0, open: {} });
 
 function withOpen(
@@ -47,6 +48,7 @@ function withOpen(
   return { ...state, open };
 }
 
+/** The state after one more event of the notifications stream. */
 export function evolveNotifications(state: NotificationsState, event: NotificationEvent): NotificationsState {
   const current = state.open[event.data.webhookId];
   switch (event.type) {

@@ -41,4 +41,5 @@ export type NotifierSnapshotChunk = {
   data: { version: number; position: string; entries: SnapshotEntry[] };
 };
 
+/** The notifier's own records: checkpoints and snapshot chunks. */
 export type NotifierRecord = NotifierCheckpointed | NotifierSnapshotChunk;

@@ -14,7 +14,7 @@ const url = 'https://receiver.example/hook';
 
 const recorded = (event: InstanceEvent, now = t0): NotifierInput => ({
   type: 'InstanceEventRecorded',
-  data: { event, now },
+  data: { event, sourceEventId: `${event.type}-${now}`, now },
 });
 const created = recorded({
   type: 'InstanceCreated',

@@ -20,6 +20,7 @@ import {
   type NoticePeriod,
 } from './instance-notices';
 import type { NotifiableItem } from './notification-batches';
+import type { StateNotice } from './notification.events';
 import { GONE_REASON, type CancelPending } from './notifications.decider';
 
 /**
@@ -28,7 +29,7 @@ import { GONE_REASON, type CancelPending } from './notifications.decider';
  * `now` is the notifier's clock, passed in so that the policy stays a pure function.
  */
 export type NotifierInput =
-  | { type: 'InstanceEventRecorded'; data: { event: InstanceEvent; now: string } }
+  | { type: 'InstanceEventRecorded'; data: { event: InstanceEvent; sourceEventId: string; now: string } }
   | { type: 'TrafficRecorded'; data: { sourceEventId: string; event: InboxEvent } }
   | { type: 'AttemptDue'; data: { instanceId: string; now: string } }
   /** `failingSince`: when the instance's current run of failed attempts began (null: the last one
@@ -67,6 +68,7 @@ export interface NotifierState {
   setAt: string | null;
 }
 
+/** The notifier's view of an instance before it has seen any of its events. */
 export const initialNotifierState = (): NotifierState => ({
   instance: initialInstanceState(),
   period: null,
@@ -99,6 +101,9 @@ export const notifierWorkflow: Workflow<NotifierInput, NotifierOutput, NotifierS
   decide(input: NotifierInput, { instance: state, period, setAt }: NotifierState): NotifierOutput[] {
     switch (input.type) {
       case 'InstanceEventRecorded': {
+        const stateChange = notifiedStateChange(state, input.data.event);
+        if (stateChange)
+          return [{ type: 'Notify', data: { item: { sourceEventId: input.data.sourceEventId, state: stateChange } } }];
         const reason = switchedOffBy(state, input.data.event);
         return reason && state.status === 'created' ? [cancel(state.instanceId, reason, input.data.now)] : [];
       }
@@ -148,6 +153,14 @@ export const notifierWorkflow: Workflow<NotifierInput, NotifierOutput, NotifierS
 };
 
 const DELETED_REASON = 'the instance was deleted';
+
+/** The change of connection state an instance event notifies (docs/api.md 13.2): a reported state,
+ * while delivery is on and the owner chose `state`, judged when it was recorded. */
+function notifiedStateChange(before: InstanceState, event: InstanceEvent): StateNotice | undefined {
+  if (event.type !== 'InstanceStateReported' || before.status !== 'created') return undefined;
+  if (!deliveryEnabled(before, event.data.reportedAt) || !before.events.includes('state')) return undefined;
+  return { state: event.data.state, since: event.data.since };
+}
 
 /** The kind a recorded item is notified as. */
 function kindOf(event: InboxEvent): NotificationKind {

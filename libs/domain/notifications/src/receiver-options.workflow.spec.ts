@@ -9,7 +9,7 @@ const t0 = '2026-01-01T00:00:00.000Z';
 const url = 'https://receiver.example/hook';
 const recorded = (event: InstanceEvent, now = t0): NotifierInput => ({
   type: 'InstanceEventRecorded',
-  data: { event, now },
+  data: { event, sourceEventId: `${event.type}-${now}`, now },
 });
 const created = recorded({
   type: 'InstanceCreated',

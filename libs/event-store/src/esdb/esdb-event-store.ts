@@ -29,6 +29,7 @@ import { translateEsdbError } from './esdb-errors';
 import { appendChained } from './esdb-append';
 import { subscriptionMessages } from './esdb-subscription';
 
+/** Where the EventStoreDB server is, and how the adapter reports and paces its resubscriptions. */
 export interface EsdbEventStoreOptions {
   connectionString: string;
   /** Told about subscription drops and resubscriptions. */

@@ -28,8 +28,20 @@ export function openDatabase(file: string): Database.Database {
   }
 }
 
-/** The embedded store's prepared statements, made once per connection. */
-export function prepareStatements(db: Database.Database) {
+/** The embedded store's prepared statements, made once per connection. (Named, not inferred: the
+ * declarations the package ships cannot name better-sqlite3's inner statement type.) */
+export interface Statements extends AppendStatements {
+  readStream: Database.Statement<[string], EventRow>;
+  readStreamFrom: Database.Statement<[string, bigint], EventRow>;
+  readStreamRange: Database.Statement<[string, bigint, number], EventRow>;
+  lastOfStream: Database.Statement<[string], EventRow>;
+  head: Database.Statement<[], { head: bigint | null }>;
+  deleteStream: Database.Statement<[string]>;
+  dataVersion: Database.Statement;
+}
+
+/** Prepares the embedded store's statements on a connection. */
+export function prepareStatements(db: Database.Database): Statements {
   const append: AppendStatements = {
     eventById: db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?'),
     eventPosition: db.prepare<[string], { position: bigint }>('SELECT position FROM events WHERE event_id = ?'),
@@ -63,5 +75,3 @@ export function prepareStatements(db: Database.Database) {
     dataVersion: db.prepare('PRAGMA data_version').pluck().safeIntegers(false),
   };
 }
-
-export type Statements = ReturnType<typeof prepareStatements>;

@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
 
 /** What the checkpointer thread runs: a connection of its own that copies the WAL into the database
@@ -84,9 +83,10 @@ export function warnAtMostEveryMinute(
  * Copies the whole write-ahead log into the database file and truncates it to zero bytes, so that no
  * old page image (with bytes just deleted) stays in it. A reader in the middle of a transaction, or
  * the checkpointer thread, can hold it up: that is thrown as SQLITE_BUSY, for the caller to retry
- * as it retries a held lock.
+ * as it retries a held lock. (The connection is typed by the one method used, so that the declarations
+ * of the package's `/sqlite` entry need no better-sqlite3 types.)
  */
-export function truncateWal(db: Database.Database): void {
+export function truncateWal(db: { pragma(source: string): unknown }): void {
   const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number | bigint }>;
   if (Number(result?.busy ?? 1) !== 0)
     throw Object.assign(new Error('the write-ahead log is in use'), { code: 'SQLITE_BUSY' });

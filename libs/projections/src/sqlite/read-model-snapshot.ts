@@ -5,7 +5,7 @@ import { ATTEMPTS_KEPT } from './sqlite-webhook-logs';
 /** One table of a read-model file as an audit compares it (docs/api.md 9.2). */
 export interface ReadModelTable {
   /** The read model the table holds, as the docs name it. */
-  readModel: 'instances' | 'webhook-logs';
+  readModel: 'instances' | 'webhook-logs' | 'usage';
   table: string;
   /** The columns that identify a row. */
   key: readonly string[];
@@ -38,6 +38,9 @@ const TABLES: readonly TableQuery[] = [
       'events',
       'deleted_at',
       'revision',
+      'label',
+      'connection_state',
+      'connection_since',
     ],
     rows: 'SELECT * FROM instances ORDER BY instance_id',
   },
@@ -63,6 +66,13 @@ const TABLES: readonly TableQuery[] = [
     rows: `SELECT * FROM delivery_attempts AS a WHERE a.position >= coalesce(
              (SELECT position FROM delivery_attempts WHERE instance_id = a.instance_id ORDER BY position DESC LIMIT 1 OFFSET ${ATTEMPTS_KEPT - 1}), 0)
            ORDER BY a.position`,
+  },
+  {
+    readModel: 'usage',
+    table: 'usage',
+    key: ['instance_id', 'day'],
+    shown: ['instance_id', 'day', 'messages', 'acks', 'delivered', 'failed', 'position'],
+    rows: 'SELECT * FROM usage ORDER BY instance_id, day',
   },
 ];
 

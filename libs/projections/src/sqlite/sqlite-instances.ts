@@ -2,7 +2,8 @@ import type Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { INSTANCE_STREAM_PREFIX, isInstanceEvent } from '@gw/domain-instances';
 import type { RecordedEvent } from '@gw/event-store';
-import { projectInstance, type InstanceRow, type InstancesQuery } from '../instances.read-model';
+import { projectInstance, type InstanceRow, type InstancesPage, type InstancesQuery } from '../instances.read-model';
+import { InstancePages } from './instances-page';
 
 export const INSTANCES_SCHEMA = `
 CREATE TABLE IF NOT EXISTS instances (
@@ -21,9 +22,14 @@ CREATE TABLE IF NOT EXISTS instances (
   events          TEXT NOT NULL,
   options         TEXT NOT NULL,
   deleted_at      TEXT,
-  revision        INTEGER NOT NULL
+  revision        INTEGER NOT NULL,
+  label           TEXT,
+  connection_state TEXT,
+  connection_since TEXT
 );
 CREATE INDEX IF NOT EXISTS instances_by_account ON instances (account_id, created_at, instance_id);
+CREATE INDEX IF NOT EXISTS instances_by_label ON instances (account_id, label, created_at, instance_id)
+  WHERE label IS NOT NULL;
 `;
 
 type ReceiverOptionFields = Pick<
@@ -52,14 +58,19 @@ interface Row {
   options: string;
   deleted_at: string | null;
   revision: bigint;
+  label: string | null;
+  connection_state: string | null;
+  connection_since: string | null;
 }
 
 /** The instances read model in the read-model file; SqliteReadModels owns the file and its transactions. */
 export class SqliteInstances implements InstancesQuery {
   private readonly statements;
   private readonly cache = new LRUCache<string, InstanceRow>({ max: CACHED_ROWS });
+  private readonly pages: InstancePages;
 
   constructor(private readonly db: Database.Database) {
+    this.pages = new InstancePages(db);
     this.statements = {
       find: db.prepare<[string], Row>('SELECT * FROM instances WHERE instance_id = ?'),
       byAccount: db.prepare<[string], Row>(
@@ -68,16 +79,17 @@ export class SqliteInstances implements InstancesQuery {
       upsert: db.prepare(
         `INSERT INTO instances (instance_id, account_id, package_id, token_hash, created_at, expires_at,
            webhook_url, webhook_on, disabled_reason, signing_secret, previous_secret, previous_until, events,
-           options, deleted_at, revision)
+           options, deleted_at, revision, label, connection_state, connection_since)
          VALUES (@instanceId, @accountId, @packageId, @tokenHash, @createdAt, @expiresAt,
            @webhookUrl, @webhookOn, @disabledReason, @encryptedSigningSecret, @previousSecret, @previousUntil,
-           @events, @options, @deletedAt, @revision)
+           @events, @options, @deletedAt, @revision, @label, @connectionState, @connectionSince)
          ON CONFLICT (instance_id) DO UPDATE SET package_id = excluded.package_id, token_hash = excluded.token_hash,
            expires_at = excluded.expires_at, webhook_url = excluded.webhook_url,
            webhook_on = excluded.webhook_on, disabled_reason = excluded.disabled_reason,
            signing_secret = excluded.signing_secret, previous_secret = excluded.previous_secret,
-           previous_until = excluded.previous_until, events = excluded.events, options = excluded.options, deleted_at = excluded.deleted_at,
-           revision = excluded.revision`,
+           previous_until = excluded.previous_until, events = excluded.events, options = excluded.options,
+           deleted_at = excluded.deleted_at, revision = excluded.revision, label = excluded.label,
+           connection_state = excluded.connection_state, connection_since = excluded.connection_since`,
       ),
     };
   }
@@ -122,6 +134,10 @@ export class SqliteInstances implements InstancesQuery {
     return this.statements.byAccount.all(accountId).map(fromRow);
   }
 
+  pageInstances(accountId: string, page: InstancesPage): InstanceRow[] {
+    return this.pages.run<Row>(accountId, page).map(fromRow);
+  }
+
   /** Every row, for audits and rebuild checks. */
   allInstances(): InstanceRow[] {
     return (this.db.prepare('SELECT * FROM instances ORDER BY instance_id').all() as Row[]).map(fromRow);
@@ -146,6 +162,9 @@ function fromRow(row: Row): InstanceRow {
         : null,
     events: JSON.parse(row.events) as InstanceRow['events'],
     ...(JSON.parse(row.options) as ReceiverOptionFields),
+    label: row.label,
+    connectionState: row.connection_state as InstanceRow['connectionState'],
+    connectionSince: row.connection_since,
     deletedAt: row.deleted_at,
     revision: row.revision,
   };

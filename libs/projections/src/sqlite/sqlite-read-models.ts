@@ -1,15 +1,17 @@
 import Database from 'better-sqlite3';
 import type { RecordedEvent } from '@gw/event-store';
 import { preparePrivateDatabaseFile, startWalCheckpointer, type WalCheckpointer } from '@gw/event-store/sqlite';
-import type { InstanceRow } from '../instances.read-model';
+import type { InstanceRow, InstancesPage } from '../instances.read-model';
 import type { ProjectionTarget } from '../projection-runner';
 import { PROJECTED_EVENT_TYPES, PROJECTION_VERSION, type ReadModels } from '../read-models';
+import type { UsageRow } from '../usage.read-model';
 import type { DeliveryAttemptRow, EndpointHealth } from '../webhook-logs.read-model';
 import { ENDPOINT_HEALTH_SCHEMA, SqliteEndpointHealth } from './sqlite-endpoint-health';
 import { INSTANCES_SCHEMA, SqliteInstances } from './sqlite-instances';
+import { SqliteUsage, USAGE_SCHEMA } from './sqlite-usage';
 import { DELIVERY_ATTEMPTS_SCHEMA, SqliteWebhookLogs } from './sqlite-webhook-logs';
 
-const SCHEMA = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);${INSTANCES_SCHEMA}${DELIVERY_ATTEMPTS_SCHEMA}${ENDPOINT_HEALTH_SCHEMA}`;
+const SCHEMA = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);${INSTANCES_SCHEMA}${DELIVERY_ATTEMPTS_SCHEMA}${USAGE_SCHEMA}${ENDPOINT_HEALTH_SCHEMA}`;
 
 /** Page cache while catching up (KiB), so that a catch-up's index pages are written once per
  * transaction rather than spilled and read back. */
@@ -28,6 +30,7 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
   private readonly instances: SqliteInstances;
   private readonly webhookLogs: SqliteWebhookLogs;
   private readonly health: SqliteEndpointHealth;
+  private readonly usageCounts: SqliteUsage;
   private readonly checkpointer: WalCheckpointer;
   /** Page cache size to return to once caught up; undefined while live. */
   private liveCacheSize?: number;
@@ -53,6 +56,7 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
     this.instances = new SqliteInstances(this.db);
     this.webhookLogs = new SqliteWebhookLogs(this.db);
     this.health = new SqliteEndpointHealth(this.db);
+    this.usageCounts = new SqliteUsage(this.db);
   }
 
   /** Position in the log up to which the models are built (0n when empty). */
@@ -69,6 +73,7 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
         this.instances.apply(events, touched);
         this.webhookLogs.apply(events, bulk);
         this.health.apply(events);
+        this.usageCounts.apply(events);
         if (checkpoint > this.checkpoint()) this.meta.set.run('checkpoint', checkpoint.toString());
       })();
     } finally {
@@ -101,6 +106,14 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
     return this.instances.listInstances(accountId);
   }
 
+  pageInstances(accountId: string, page: InstancesPage): InstanceRow[] {
+    return this.instances.pageInstances(accountId, page);
+  }
+
+  usage(accountId: string, from: string, to: string, instanceId?: string): UsageRow[] {
+    return this.usageCounts.usage(accountId, from, to, instanceId);
+  }
+
   latestAttempts(instanceId: string, limit: number): DeliveryAttemptRow[] {
     return this.webhookLogs.latestAttempts(instanceId, limit);
   }
@@ -125,7 +138,7 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
     // A new version may change the tables' shape, so they are made anew rather than emptied.
     this.db.transaction(() => {
       this.db.exec(
-        'DROP TABLE IF EXISTS instances; DROP TABLE IF EXISTS delivery_attempts; DROP TABLE IF EXISTS endpoint_health; DROP TABLE IF EXISTS meta;',
+        'DROP TABLE IF EXISTS instances; DROP TABLE IF EXISTS delivery_attempts; DROP TABLE IF EXISTS usage; DROP TABLE IF EXISTS endpoint_health; DROP TABLE IF EXISTS meta;',
       );
       this.db.exec(SCHEMA);
       this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('version', String(PROJECTION_VERSION));

@@ -1,5 +1,6 @@
 // Makes the synthetic logs of scenarios e and f straight into a store file (see LogWriter).
-//   --kind instances: accounts of 100 instances each, every instance with a webhook (scenario f).
+//   --kind instances: accounts of 100 instances each (--per-account N: of N), every instance with a
+//     webhook (scenarios f and j).
 //   --kind replay: a realistic mix up to --events: instances created over the first half of the log,
 //     renewals, and traffic (messages and acks, each with its notification and delivery outcome).
 import { randomBytes } from 'node:crypto';
@@ -20,6 +21,7 @@ const secretsKey = Buffer.from(required(args, 'secrets-key'), 'hex');
 const box = new SecretBox(secretsKey);
 const identity = new AccountIdentity(secretsKey);
 const PER_ACCOUNT = 100;
+const instancesPerAccount = Number(args.get('per-account') ?? PER_ACCOUNT);
 const DAY = 86_400_000;
 
 function iso(ms: number): string {
@@ -45,10 +47,10 @@ function writeInstances(log: LogWriter, count: number): Record<string, number> {
   const now = Date.now();
   let accountId = '';
   for (let i = 0; i < count; i++) {
-    if (i % PER_ACCOUNT === 0) accountId = writeAccount(log, i / PER_ACCOUNT, iso(now), identity, box);
+    if (i % instancesPerAccount === 0) accountId = writeAccount(log, i / instancesPerAccount, iso(now), identity, box);
     writeInstance(log, i, accountId, box.seal(newSigningSecret()), iso(now), iso(now + 30 * DAY));
   }
-  return { instances: count, accounts: Math.ceil(count / PER_ACCOUNT) };
+  return { instances: count, accounts: Math.ceil(count / instancesPerAccount) };
 }
 
 function writeMix(log: LogWriter, target: number): Record<string, number> {

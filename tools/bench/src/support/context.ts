@@ -18,6 +18,8 @@ export interface Sizes {
   replayEvents: number;
   /** Scenario f: instances in the read models. */
   memoryInstances: number;
+  /** Scenario j: instances of the one account whose listInstances pages are walked. */
+  pagingInstances: number;
 }
 
 export const FULL: Sizes = {
@@ -33,6 +35,7 @@ export const FULL: Sizes = {
   capacitySeconds: 20,
   replayEvents: 1_000_000,
   memoryInstances: 100_000,
+  pagingInstances: 100_000,
 };
 
 export const QUICK: Sizes = {
@@ -48,6 +51,7 @@ export const QUICK: Sizes = {
   capacitySeconds: 2,
   replayEvents: 100_000,
   memoryInstances: 10_000,
+  pagingInstances: 5_000,
 };
 
 export interface BenchContext {

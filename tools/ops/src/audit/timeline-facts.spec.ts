@@ -65,6 +65,33 @@ describe('audit timeline facts', () => {
     );
   });
 
+  it('describes labels and connection states (docs/api.md 13.1, 13.2), and a state notification', async () => {
+    const labelled = await timelineEntry(
+      recorded('InstanceLabelSet', { instanceId: 'inst_a', label: 'shop', setAt: 's' }),
+      open,
+    );
+    expect(labelled.data).toEqual({ label: 'shop' });
+    const state = await timelineEntry(
+      recorded('InstanceStateReported', {
+        instanceId: 'inst_a',
+        state: 'qr',
+        since: '2026-01-01T00:00:00.000Z',
+        reportedAt: 'r',
+      }),
+      open,
+    );
+    expect(formatEntry(state)).toContain('state=qr since=2026-01-01T00:00:00.000Z');
+    const made = await timelineEntry(
+      recorded('NotificationCreated', {
+        sequence: 3,
+        webhookId: 'msg_1',
+        body: { instanceId: 'inst_a', sequence: 3, label: 'shop', state: { state: 'qr', since: 's' } },
+      }),
+      open,
+    );
+    expect(made.data).toEqual({ sequence: 3, webhookId: 'msg_1', carries: 'connection state (qr)' });
+  });
+
   it("opens a message's personal fields, or shows them as erased", async () => {
     const message = { id: 'm1', fromMe: false, type: 'chat', time: 1, sealed: SEALED };
     const event = recorded('MessageReceived', { instanceId: 'inst_a', message, receivedAt: 'r' });

@@ -40,6 +40,8 @@ const FACTS: Record<string, (data: Data, open: Openers) => Facts | Promise<Facts
   WebhookDisabledForFailing: (d) => ({ url: d['url'], reason: 'failing', failingSince: d['failingSince'] }),
   InstanceTokenReset: () => ({}),
   InstanceDeleted: () => ({}),
+  InstanceLabelSet: (d) => ({ label: d['label'] }),
+  InstanceStateReported: (d) => ({ state: d['state'], since: d['since'] }),
   MessageReceived: async (d, open) => {
     const m = await open.message(String(d['instanceId']), (d['message'] ?? {}) as Data);
     return {
@@ -90,6 +92,8 @@ function carries(body: unknown): string | undefined {
   const b = (body ?? {}) as Data;
   if (Array.isArray(b['messages'])) return `${b['messages'].length} message(s)`;
   if (Array.isArray(b['ack'])) return `${b['ack'].length} ack(s)`;
+  const state = b['state'] as Data | undefined;
+  if (state) return `connection state (${String(state['state'])})`;
   const notice = b['instance'] as Data | undefined;
   return notice ? `instance notice (${String(notice['event'])})` : undefined;
 }

@@ -4,6 +4,7 @@ export class CreateInstanceCommand extends Command<CreateInstanceResult> {
     readonly email: string,
     readonly apiKey: string,
     readonly packageId: string,
+    readonly label?: string,
   ) {
     super();
   }

@@ -17,7 +17,7 @@ export class CreateInstanceHandler implements ICommandHandler<CreateInstanceComm
     @InjectConfig('packages') private readonly packages: PackagesConfig,
   ) {}
 
-  async execute({ email, apiKey, packageId }: CreateInstanceCommand): Promise<CreateInstanceResult> {
+  async execute({ email, apiKey, packageId, label }: CreateInstanceCommand): Promise<CreateInstanceResult> {
     const accountId = await this.accounts.authenticate(email, apiKey);
     // The token is shown once, in this answer; only its hash is recorded.
     const token = newSecret('gwt');
@@ -32,6 +32,7 @@ export class CreateInstanceHandler implements ICommandHandler<CreateInstanceComm
             packageId,
             packages: this.packages.catalogue,
             tokenHash: hashSecret(token),
+            ...(label ? { label } : {}),
             now: this.clock.now(),
           },
         });

@@ -15,7 +15,7 @@ export const createInstance = operation({
       path: '/newInstance',
       methods: ['GET'],
       dto: CreateInstanceDto,
-      build: (p) => new CreateInstanceCommand(p.email, p.token, p.packageid),
+      build: (p) => new CreateInstanceCommand(p.email, p.token, p.packageid, p.label || undefined),
     }),
   ],
   answer: {

@@ -1,7 +1,7 @@
 import { Codes } from '@gw/contract';
 import { operation, route } from '../../http/operation';
-import { instanceStatus, kinds, signingSecret } from '../../openapi/answer-fields';
-import { arrayOf, boolean, object, text, timestamp } from '../../openapi/json-schema';
+import { connectionState, instanceLabel, instanceStatus, kinds, signingSecret } from '../../openapi/answer-fields';
+import { arrayOf, boolean, nullable, object, text, timestamp } from '../../openapi/json-schema';
 import { ListInstancesDto } from './list-instances.dto';
 import { ListInstancesHandler } from './list-instances.handler';
 import { ListInstancesQuery, type InstanceSummary, type ListInstancesResult } from './list-instances.query';
@@ -16,6 +16,8 @@ const summary = object<InstanceSummary>({
   webhookEnabled: boolean(),
   events: kinds,
   signingSecret,
+  label: instanceLabel,
+  state: connectionState,
 });
 
 /** docs/api.md 4.3. */
@@ -28,12 +30,22 @@ export const listInstances = operation({
       path: '/listInstances',
       methods: ['GET'],
       dto: ListInstancesDto,
-      build: (p) => new ListInstancesQuery(p.email, p.apikey),
+      build: (p) =>
+        new ListInstancesQuery(p.email, p.apikey, {
+          limit: p.limit === undefined ? undefined : Number(p.limit),
+          after: p.after,
+          status: p.status,
+          // An empty label filters nothing.
+          label: p.label === '' ? undefined : p.label,
+        }),
     }),
   ],
   answer: {
-    summary: "Lists the account's instances, oldest first (4.3)",
-    fields: object<ListInstancesResult>({ instances: arrayOf(summary, 'oldest first') }),
-    refusals: [Codes.AccountAuthFailed],
+    summary: "Lists the account's instances, oldest first, a page at a time with `limit` and `after` (4.3, 13.1)",
+    fields: object<ListInstancesResult>({
+      instances: arrayOf(summary, 'oldest first'),
+      next: nullable(text('the last instanceid of this page when more remain (pass it as `after`), else null')),
+    }),
+    refusals: [Codes.AccountAuthFailed, Codes.NoSuchInstance],
   },
 });

@@ -1,5 +1,6 @@
 import { Codes } from '@gw/contract';
 import { ACK_STATUSES } from '@gw/domain-inbox';
+import { CONNECTION_STATES } from '@gw/domain-instances';
 import type { InstanceNotice, NotificationOutcome } from '@gw/domain-notifications';
 import { operation, route } from '../../http/operation';
 import {
@@ -11,6 +12,7 @@ import {
   object,
   oneOf,
   oneOfValues,
+  optional,
   text,
   timestamp,
   type Schema,
@@ -48,10 +50,17 @@ const notice = oneOf(
     expiresAt: timestamp(),
   }),
 );
+const label = optional(text("the instance's label (13.1), absent when it has none"));
+const envelope = { instanceId: text(), sequence: integer(), label };
+const stateNotice = object<Extract<Body, { state: unknown }>['state']>({
+  state: oneOfValues(CONNECTION_STATES),
+  since: timestamp(),
+});
 const body: Schema<Body> = oneOf(
-  object<Extract<Body, { messages: unknown }>>({ instanceId: text(), sequence: integer(), messages: arrayOf(message) }),
-  object<Extract<Body, { ack: unknown }>>({ instanceId: text(), sequence: integer(), ack: arrayOf(ack) }),
-  object<Extract<Body, { instance: unknown }>>({ instanceId: text(), sequence: integer(), instance: notice }),
+  object<Extract<Body, { messages: unknown }>>({ ...envelope, messages: arrayOf(message) }),
+  object<Extract<Body, { ack: unknown }>>({ ...envelope, ack: arrayOf(ack) }),
+  object<Extract<Body, { instance: unknown }>>({ ...envelope, instance: notice }),
+  object<Extract<Body, { state: unknown }>>({ ...envelope, state: stateNotice }),
 );
 /** Every outcome, checked complete by the compiler. */
 const outcomes: Record<NotificationOutcome, true> = {

@@ -1,0 +1,104 @@
+import type Database from 'better-sqlite3';
+import type { RecordedEvent } from '@gw/event-store';
+import { usageOf, type UsageQuery, type UsageRow } from '../usage.read-model';
+
+export const USAGE_SCHEMA = `
+CREATE TABLE IF NOT EXISTS usage (
+  instance_id TEXT NOT NULL,
+  day         TEXT NOT NULL,
+  messages    INTEGER NOT NULL,
+  acks        INTEGER NOT NULL,
+  delivered   INTEGER NOT NULL,
+  failed      INTEGER NOT NULL,
+  position    INTEGER NOT NULL,
+  PRIMARY KEY (instance_id, day)
+) WITHOUT ROWID;
+`;
+
+interface Stored {
+  instance_id: string;
+  day: string;
+  messages: bigint;
+  acks: bigint;
+  delivered: bigint;
+  failed: bigint;
+}
+
+interface Tally {
+  instanceId: string;
+  day: string;
+  messages: number;
+  acks: number;
+  delivered: number;
+  failed: number;
+  first: bigint;
+  last: bigint;
+}
+
+/**
+ * The usage read model (docs/api.md 13.3) in the read-model file: counts per instance and UTC day.
+ * A batch is tallied in memory and added with one statement per instance and day. Each row keeps the
+ * position of the last event it counts, and a tally whose first event is not past it was counted
+ * already: applying a batch twice counts it once.
+ */
+export class SqliteUsage implements UsageQuery {
+  private readonly statements;
+
+  constructor(db: Database.Database) {
+    this.statements = {
+      add: db.prepare(
+        `INSERT INTO usage (instance_id, day, messages, acks, delivered, failed, position)
+         VALUES (@instanceId, @day, @messages, @acks, @delivered, @failed, @last)
+         ON CONFLICT (instance_id, day) DO UPDATE SET messages = messages + excluded.messages,
+           acks = acks + excluded.acks, delivered = delivered + excluded.delivered,
+           failed = failed + excluded.failed, position = excluded.position
+         WHERE @first > usage.position`,
+      ),
+      byAccount: db.prepare<[string, string, string], Stored>(
+        `SELECT u.* FROM instances AS i JOIN usage AS u ON u.instance_id = i.instance_id AND u.day BETWEEN ? AND ?
+         WHERE i.account_id = ? ORDER BY i.created_at, i.instance_id, u.day`,
+      ),
+      byInstance: db.prepare<[string, string, string, string], Stored>(
+        `SELECT u.* FROM instances AS i JOIN usage AS u ON u.instance_id = i.instance_id AND u.day BETWEEN ? AND ?
+         WHERE i.account_id = ? AND i.instance_id = ? ORDER BY u.day`,
+      ),
+    };
+  }
+
+  /** Counts the events of a batch, inside the caller's transaction. */
+  apply(events: readonly RecordedEvent[]): void {
+    const tallies = new Map<string, Tally>();
+    for (const event of events) {
+      const counted = usageOf(event);
+      if (!counted) continue;
+      const key = `${counted.instanceId}|${counted.day}`;
+      let tally = tallies.get(key);
+      if (!tally) {
+        tally = { ...counted, messages: 0, acks: 0, delivered: 0, failed: 0, first: event.position, last: 0n };
+        tallies.set(key, tally);
+      }
+      if (counted.counter === 'messages') tally.messages += 1;
+      else if (counted.counter === 'acks') tally.acks += 1;
+      else if (counted.counter === 'notificationsDelivered') tally.delivered += 1;
+      else tally.failed += 1;
+      tally.last = event.position;
+    }
+    for (const { instanceId, day, messages, acks, delivered, failed, first, last } of tallies.values())
+      this.statements.add.run({ instanceId, day, messages, acks, delivered, failed, first, last });
+  }
+
+  usage(accountId: string, from: string, to: string, instanceId?: string): UsageRow[] {
+    const rows =
+      instanceId === undefined
+        ? this.statements.byAccount.all(from, to, accountId)
+        : this.statements.byInstance.all(from, to, accountId, instanceId);
+    return rows.map((row) => ({
+      instanceId: row.instance_id,
+      day: row.day,
+      messages: Number(row.messages),
+      acks: Number(row.acks),
+      notificationsDelivered: Number(row.delivered),
+      attemptsFailed: Number(row.failed),
+    }));
+  }
+}
