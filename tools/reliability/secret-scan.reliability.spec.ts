@@ -25,7 +25,7 @@ describe('no secret in clear after a hostile run of the API and the notifier', (
   beforeAll(() => run.play());
   afterAll(() => run.stop());
 
-  it("issues 2 API keys and 2 more by resets, 5 instance tokens and 1 more by a reset, 3 signing secrets plus a rotated one and one made by a test, and signs every delivery with the instance's secrets", () => {
+  it("issues 2 API keys and 2 more by resets, 5 instance tokens and 1 more by a reset, 3 signing secrets plus a rotated one and one made by a test, a receiver's header value, and signs every delivery with the instance's secrets", () => {
     expect(secrets.map((s) => s.kind).sort()).toEqual([
       'API key',
       'API key',
@@ -34,6 +34,7 @@ describe('no secret in clear after a hostile run of the API and the notifier', (
       'instance token',
       'instance token',
       'instance token',
+      'receiver header value',
       'reset API key',
       'reset API key',
       'reset instance token',

@@ -22,6 +22,7 @@ import { TestWebhookSlots } from './webhooks/test-webhook/test-webhook-slots';
 import { WebhookTargetPolicy } from './webhooks/webhook-target-policy';
 import { WebhookUrlFormConstraint } from './webhooks/webhook-url-form.constraint';
 import { OPERATIONS } from './operations';
+import { SigningKeyDraws } from './webhooks/signing-secret';
 
 /** The API's application: handlers (registered on CqrsModule's buses), read models, limits, and
  * the executor the HTTP pipeline hands each request to. The store and logger are made outside, so that main.ts owns their lifecycle and the same
@@ -69,6 +70,7 @@ export class AppModule {
         // docs/api.md 8.6: testWebhook sends with the notifier's sender (the same connect-time check).
         webhookSenderProvider,
         TestWebhookSlots,
+        SigningKeyDraws,
         IngestCapacity,
         InstanceNotifications,
         // Every operation's handler, from the one list (operations.ts).

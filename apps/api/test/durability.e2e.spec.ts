@@ -63,6 +63,9 @@ describe('nothing acknowledged is lost', () => {
       instanceStatus: 'active',
       events: ['messages', 'ownMessages', 'acks'],
       signingSecret: registered.signingSecret,
+      signatureScheme: 'hmac',
+      webhookHeaders: {},
+      health: { consecutiveFailures: 0, failingSince: null, lastSuccessAt: null },
     });
   });
 

@@ -1,5 +1,12 @@
 import { expectFailure, expectSuccess, get, postForm, postJson, request, type Answer } from '@gw/testing';
-import { DEFAULT_EVENTS, expectKeys, LISTED_KEYS, operationsApi, type Instance } from './support/operations';
+import {
+  DEFAULT_EVENTS,
+  expectKeys,
+  LISTED_KEYS,
+  operationsApi,
+  OPTION_KEYS,
+  type Instance,
+} from './support/operations';
 
 /** docs/api.md section 4 on the instance host: how parameters arrive, what `webhook` stores, and
  * read-your-writes (4.7), end to end through the built API. */
@@ -46,10 +53,10 @@ describe('webhook operations on the instance host (docs/api.md section 4)', () =
       const creds = { instanceid: instance.instanceid, token: instance.token };
       const url = `https://8.8.8.8/forms/${encodeURIComponent(name)}`;
       const on = expectSuccess(await send('/webhook', { ...creds, webhookUrl: url }));
-      expectKeys(on, ['success', 'webhookUrl', 'enabled', 'events']);
+      expectKeys(on, ['success', 'webhookUrl', 'enabled', 'events', ...OPTION_KEYS]);
       expect(on).toMatchObject({ webhookUrl: url, enabled: true, events: DEFAULT_EVENTS });
       const seen = expectSuccess(await send('/getWebhookStatus', creds));
-      expectKeys(seen, ['success', 'webhookUrl', 'enabled', 'instanceStatus', 'events']);
+      expectKeys(seen, ['success', 'webhookUrl', 'enabled', 'instanceStatus', 'events', ...OPTION_KEYS, 'health']);
       expect(seen).toMatchObject({ webhookUrl: url, enabled: true, instanceStatus: 'active' });
       expect(expectSuccess(await send('/webhook', { ...creds, webhookUrl: '' }))).toMatchObject({
         webhookUrl: '',
@@ -92,7 +99,7 @@ describe('webhook operations on the instance host (docs/api.md section 4)', () =
     it('a new instance has no webhook: empty URL, delivery off, instance active', async () => {
       const instance = await newInstance(account());
       const body = await status(instance);
-      expectKeys(body, ['success', 'webhookUrl', 'enabled', 'instanceStatus', 'events']);
+      expectKeys(body, ['success', 'webhookUrl', 'enabled', 'instanceStatus', 'events', ...OPTION_KEYS, 'health']);
       expect(body).toMatchObject({ webhookUrl: '', enabled: false, instanceStatus: 'active', events: DEFAULT_EVENTS });
     });
 
@@ -127,7 +134,7 @@ describe('webhook operations on the instance host (docs/api.md section 4)', () =
       expect(await setWebhook(instance, '')).toMatchObject({ webhookUrl: '', enabled: false });
       await setWebhook(instance, 'https://8.8.8.8/on');
       const off = await setWebhook(instance, '');
-      expectKeys(off, ['success', 'webhookUrl', 'enabled', 'events']);
+      expectKeys(off, ['success', 'webhookUrl', 'enabled', 'events', ...OPTION_KEYS]);
       expect(off).toMatchObject({ webhookUrl: '', enabled: false });
       expect(await status(instance)).toMatchObject({ webhookUrl: '', enabled: false, instanceStatus: 'active' });
       expect(await listed(who, instance)).toMatchObject({ webhookUrl: '', webhookEnabled: false });

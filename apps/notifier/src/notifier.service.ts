@@ -77,6 +77,7 @@ export class NotifierService {
         retryScheduleSeconds: webhooks.retryScheduleSeconds,
         conflictRetries: storeConfig.conflictRetries,
         expiryNoticeHours: notifier.expiryNoticeHours,
+        disableAfterHours: notifier.disableAfterHours,
         noticeCheckMs: NOTICE_CHECK_MS,
         random: Math.random,
       },

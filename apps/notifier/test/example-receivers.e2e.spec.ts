@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, generateKeyPairSync, randomBytes, sign as signWith, type KeyObject } from 'node:crypto';
 import { join } from 'node:path';
 import { ROOT } from '@gw/testing';
+import { registerWith } from './support/receiver-options';
 import { LOCAL_TARGETS, Stack, until } from './support/stack';
 
 /**
@@ -24,10 +25,12 @@ interface RunningReceiver {
   stop: () => Promise<void>;
 }
 
+/** `secret`: a `whsec_` secret (WEBHOOK_SECRET) or a `whpk_` public key (WEBHOOK_PUBLIC_KEY). */
 async function startReceiver(kind: Kind, secret: string): Promise<RunningReceiver> {
   const [command, script] = COMMANDS[kind];
+  const key = secret.startsWith('whpk_') ? { WEBHOOK_PUBLIC_KEY: secret } : { WEBHOOK_SECRET: secret };
   const child: ChildProcess = spawn(command, [script], {
-    env: { PATH: process.env['PATH'], PORT: '0', HOST: '127.0.0.1', WEBHOOK_SECRET: secret },
+    env: { PATH: process.env['PATH'], PORT: '0', HOST: '127.0.0.1', ...key },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -137,6 +140,51 @@ describe.each(Object.keys(COMMANDS) as Kind[])('the %s example receiver', (kind)
   });
 });
 
+/** An Ed25519 key pair as the service shows its public key: `whpk_` + base64 of the 32 raw bytes. */
+function newKeyPair(): { privateKey: KeyObject; whpk: string } {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const spki = publicKey.export({ format: 'der', type: 'spki' });
+  return { privateKey, whpk: `whpk_${spki.subarray(spki.length - 32).toString('base64')}` };
+}
+
+describe.each(Object.keys(COMMANDS) as Kind[])('the %s example receiver with a public key (v1a)', (kind) => {
+  const old = newKeyPair();
+  const rotated = newKeyPair();
+  let onOld: RunningReceiver;
+  let onRotated: RunningReceiver;
+  const body = JSON.stringify({ instanceId: 'i-1', sequence: 8, ack: [{ id: 'wamid.1', status: 'read' }] });
+  const signedBy =
+    (keys: KeyObject[], timestamp = now(), signedBody = body) =>
+    (id: string) => ({
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': keys
+        .map((k) => `v1a,${signWith(null, Buffer.from(`${id}.${timestamp}.${signedBody}`), k).toString('base64')}`)
+        .join(' '),
+    });
+
+  beforeAll(async () => {
+    [onOld, onRotated] = await Promise.all([startReceiver(kind, old.whpk), startReceiver(kind, rotated.whpk)]);
+  });
+  afterAll(async () => {
+    await Promise.all([onOld?.stop(), onRotated?.stop()]);
+  });
+
+  it('accepts a v1a signature under its public key, and refuses another key, a changed body or a stale one', async () => {
+    const { status, id } = await post(onOld.url, body, signedBy([old.privateKey]));
+    expect(status).toBe(204);
+    await until('the printed notification', () => onOld.stdout().includes(id));
+    expect((await post(onOld.url, body, signedBy([rotated.privateKey]))).status).toBe(401);
+    expect((await post(onOld.url, body.replace('read', 'played'), signedBy([old.privateKey]))).status).toBe(401);
+    expect((await post(onOld.url, body, signedBy([old.privateKey], now() - 6 * 60))).status).toBe(401);
+  });
+
+  it('accepts the two signatures sent after a rotation (new key first) with either public key', async () => {
+    expect((await post(onOld.url, body, signedBy([rotated.privateKey, old.privateKey]))).status).toBe(204);
+    expect((await post(onRotated.url, body, signedBy([rotated.privateKey, old.privateKey]))).status).toBe(204);
+  });
+});
+
 describe('the Node example receiver behind the real notifier', () => {
   let stack: Stack;
   let receiver: RunningReceiver | undefined;
@@ -167,5 +215,22 @@ describe('the Node example receiver behind the real notifier', () => {
     );
     expect(attempts.webhookId).toBe(printed.webhookId);
     expect(receiver.stderr()).not.toContain('rejected');
+  });
+
+  it('verifies a v1a notification with the public key alone (signatureScheme ed25519)', async () => {
+    const instance = await stack.newInstance();
+    const { signingPublicKey } = await registerWith(stack, instance, 'http://127.0.0.1:9/not-yet', {
+      signatureScheme: 'ed25519',
+    }).then((answer) => answer.json);
+    const byKey = await startReceiver('node', signingPublicKey);
+    try {
+      expect((await stack.webhook(instance, byKey.url)).signingPublicKey).toBe(signingPublicKey);
+      await stack.message(instance, { id: 'wamid.receiver-v1a' });
+      const line = await until('the verified notification', () => byKey.stdout().split('\n').find(Boolean), 20_000);
+      expect(JSON.parse(line).notification.messages[0].id).toBe('wamid.receiver-v1a');
+      expect(byKey.stderr()).not.toContain('rejected');
+    } finally {
+      await byKey.stop();
+    }
   });
 });

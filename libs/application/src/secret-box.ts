@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
 const VERSION = 'v1';
@@ -24,6 +24,16 @@ export class SecretBox {
    * first use: most boxes only seal (account identity makes one per call), and the cache sets aside
    * its slots when made. */
   private opened?: LRUCache<string, string>;
+
+  /** A keyed fingerprint of `plaintext` (HMAC-SHA256 under a key derived from this box's): equal
+   * texts give equal fingerprints, so that a sealed value can be compared with a new one without
+   * opening it, and without the key nothing about the text can be guessed from it. */
+  fingerprint(plaintext: string): string {
+    this.fingerprintKey ??= createHmac('sha256', this.key).update('fingerprint').digest();
+    return `hmac-sha256:${createHmac('sha256', this.fingerprintKey).update(plaintext, 'utf8').digest('hex')}`;
+  }
+
+  private fingerprintKey?: Buffer;
 
   /** Throws when the value was not sealed with this key or was altered. */
   open(sealed: string): string {

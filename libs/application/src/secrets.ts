@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A new secret with 192 bits of entropy; the prefix lets secret scanners recognise it. */
 export function newSecret(prefix: 'gwk' | 'gwt'): string {
@@ -26,4 +26,16 @@ export function secretMatches(presented: string, storedHash: string | undefined)
 /** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
 export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/** A new Ed25519 key pair (docs/api.md section 12): the private key as `whsk_` + base64 of its
+ * PKCS#8 DER form (to be sealed at once), the public key as answers show it, `whpk_` + base64 of its
+ * 32 raw bytes (the last 32 bytes of its SPKI DER form). */
+export function newSigningKeyPair(): { privateKey: string; publicKey: string } {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const spki = publicKey.export({ format: 'der', type: 'spki' });
+  return {
+    privateKey: `whsk_${privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64')}`,
+    publicKey: `whpk_${spki.subarray(spki.length - 32).toString('base64')}`,
+  };
 }

@@ -8,6 +8,7 @@ export * from './accounts/account-identity';
 export * from './accounts/erase-account';
 export * from './secrets';
 export * from './secret-box';
+export * from './receiver-headers';
 export * from './record-inbound';
 export * from './ids';
 export * from './event-schema';

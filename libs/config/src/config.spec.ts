@@ -135,6 +135,13 @@ describe('loadConfig', () => {
       }
     });
 
+    it('reads WEBHOOK_DISABLE_AFTER_HOURS: 120 by default, decimals allowed, 0 for never (docs/api.md section 12)', () => {
+      expect(loadConfig({}, temp.cwd).notifier.disableAfterHours).toBe(120);
+      expect(loadConfig({ WEBHOOK_DISABLE_AFTER_HOURS: '0.001' }, temp.cwd).notifier.disableAfterHours).toBe(0.001);
+      expect(loadConfig({ WEBHOOK_DISABLE_AFTER_HOURS: '0' }, temp.cwd).notifier.disableAfterHours).toBe(0);
+      expect(() => loadConfig({ WEBHOOK_DISABLE_AFTER_HOURS: '-1' }, temp.cwd)).toThrow(/WEBHOOK_DISABLE_AFTER_HOURS/);
+    });
+
     it('reads EXPIRY_NOTICE_HOURS as comma-separated hours, decimals allowed, and names a bad value', () => {
       expect(loadConfig({}, temp.cwd).notifier.expiryNoticeHours).toEqual([72, 24]);
       expect(loadConfig({ EXPIRY_NOTICE_HOURS: '0.002, 0.001' }, temp.cwd).notifier.expiryNoticeHours).toEqual([

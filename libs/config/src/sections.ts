@@ -69,6 +69,9 @@ export interface NotifierConfig {
   batchBytes: number;
   /** Hours before expiry at which an instance notice goes out (docs/api.md 8.9). */
   expiryNoticeHours: number[];
+  /** WEBHOOK_DISABLE_AFTER_HOURS: failures for this long with no success switch delivery off
+   * (docs/api.md section 12); 0: never. */
+  disableAfterHours: number;
   /** MESSAGE_RETENTION_DAYS: days after which a day's message data keys are erased; 0 keeps them
    * forever (docs/api.md section 9). The notifier sweeps. */
   messageRetentionDays: number;
@@ -224,6 +227,8 @@ export function readNotifier(read: EnvReader): NotifierConfig {
     // Decimals allowed, so that tests can put marks seconds apart.
     expiryNoticeHours: read.decimalList('EXPIRY_NOTICE_HOURS', DEFAULT_EXPIRY_NOTICE_HOURS, 876_000, 'hours'),
     messageRetentionDays: read.integer('MESSAGE_RETENTION_DAYS', 30, 0, 36_500),
+    // Decimals allowed, so that tests can switch an endpoint off within seconds.
+    disableAfterHours: read.decimal('WEBHOOK_DISABLE_AFTER_HOURS', 120, 0, 876_000),
   };
   if (notifier.partition >= notifier.partitions) {
     read.problems.push(`NOTIFIER_PARTITION: must be below NOTIFIER_PARTITIONS (${notifier.partitions})`);

@@ -98,3 +98,15 @@ describe('webhook URLs in logs', () => {
     });
   });
 });
+
+describe("a receiver's own headers (docs/api.md section 12)", () => {
+  it('are redacted from query strings and log fields, whatever their values', () => {
+    const headers = encodeURIComponent('{"Authorization":"Bearer abc"}');
+    expect(redactUrl(`/webhook?webhookHeaders=${headers}&webhookUrl=https%3A%2F%2Fa.example%2Fh`)).toBe(
+      `/webhook?webhookHeaders=${REDACTED}&webhookUrl=https://a.example`,
+    );
+    expect(redactFields({ params: { webhookHeaders: '{"X-A":"v"}' } })).toEqual({
+      params: { webhookHeaders: REDACTED },
+    });
+  });
+});

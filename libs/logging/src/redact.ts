@@ -1,5 +1,6 @@
-/** Query parameters and object keys whose values are secrets and never reach a log in clear. */
-const SECRET_KEY = /token|apikey|api_key|secret|password|authorization|signature/i;
+/** Query parameters and object keys whose values are secrets and never reach a log in clear (the
+ * values of a receiver's own headers are secrets too: docs/api.md section 12). */
+const SECRET_KEY = /token|apikey|api_key|secret|password|authorization|signature|webhookheaders/i;
 /** What a secret's value is logged as. */
 export const REDACTED = '[REDACTED]';
 
@@ -49,6 +50,7 @@ export const SECRET_PATHS: readonly string[] = [
     'authorization',
     'password',
     'signature',
+    'webhookHeaders',
   ],
   'email',
   ...[

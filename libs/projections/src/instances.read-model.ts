@@ -44,6 +44,11 @@ const INSTANCE_TYPES: Record<InstanceEvent['type'], true> = {
   WebhookDisabledByReceiver: true,
   InstanceTokenReset: true,
   InstanceDeleted: true,
+  WebhookHeadersSet: true,
+  SignatureSchemeChosen: true,
+  SigningKeyPairIssued: true,
+  SigningKeyPairRotated: true,
+  WebhookDisabledForFailing: true,
   InstanceLabelSet: true,
   InstanceStateReported: true,
 };

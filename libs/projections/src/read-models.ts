@@ -23,4 +23,4 @@ export const PROJECTED_EVENT_TYPES: readonly string[] = [
 ];
 
 /** Bumped whenever the projection's output changes, so stored read models are rebuilt on start. */
-export const PROJECTION_VERSION = 6;
+export const PROJECTION_VERSION = 7;

@@ -23,10 +23,19 @@ export interface DeliveryAttemptRow {
  * orders it (and makes recording it twice harmless). */
 export type RecordedDeliveryAttempt = DeliveryAttemptRow & { instanceId: string; position: bigint };
 
-/** What the API asks of the webhook-logs read model (getWebhookLogs). */
+/** An instance's endpoint health as getWebhookStatus shows it (docs/api.md section 12). */
+export interface EndpointHealth {
+  consecutiveFailures: number;
+  failingSince: string | null;
+  lastSuccessAt: string | null;
+}
+
+/** What the API asks of the webhook-logs read model (getWebhookLogs, and getWebhookStatus' health). */
 export interface WebhookLogsQuery {
   /** The latest delivery attempts of an instance, newest first, at most `limit` of them. */
   latestAttempts(instanceId: string, limit: number): DeliveryAttemptRow[];
+  /** How the instance's notifications have fared lately; no attempt yet: 0 failures, nulls. */
+  endpointHealth(instanceId: string): EndpointHealth;
 }
 
 /** Delivery outcomes shown by getWebhookLogs. */

@@ -12,7 +12,12 @@ export interface Delivery {
   /** The secrets to sign with, the current one first; during a rotation's overlap also the one it
    * replaced (docs/api.md 8.5): one signature each, separated by a space. */
   signingSecrets: readonly string[];
+  /** The receiver's own headers (docs/api.md section 12), sent first and exactly as given. */
+  headers?: HeaderList;
 }
+
+/** Header names and values in the order given; names were checked not to clash with ours. */
+export type HeaderList = ReadonlyArray<readonly [string, string]>;
 
 /** What one attempt came to. `status` 0 means no answer came; `error` then says why. */
 export interface AttemptResult {
@@ -95,6 +100,7 @@ export class WebhookSender {
     webhookId,
     body,
     signingSecrets,
+    headers: own = [],
   }: Delivery): Promise<{ status: number; retryAfterSeconds: number | null }> {
     const target = new URL(url);
     const https = target.protocol === 'https:';
@@ -107,6 +113,7 @@ export class WebhookSender {
     }
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = {
+      ...Object.fromEntries(own),
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(body),
       'user-agent': USER_AGENT,

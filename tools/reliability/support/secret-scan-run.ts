@@ -98,6 +98,17 @@ export class SecretScanRun implements ScanContext {
       );
       this.keep('signing secret', registered.signingSecret);
     }
+    // A receiver's own header (docs/api.md section 12), in the query string: its value is a secret
+    // too, sent on b1's deliveries and never in clear (nor base64) in the store or the logs.
+    const headerValue = `Bearer rcv-${randomBytes(18).toString('base64url')}`;
+    this.keep('receiver header value', headerValue);
+    expectSuccess(
+      await get(this.api.apiUrl, '/webhook', {
+        ...pick(this.instances[2]),
+        webhookUrl: this.receiver.url('/hook/2'),
+        webhookHeaders: JSON.stringify({ Authorization: headerValue }),
+      }),
+    );
     // A rotation (docs/api.md 8.5), the token in the query string: its new secret signs a1's
     // deliveries first, the replaced one second, and both must stay out of the store and the logs.
     this.keep(

@@ -8,9 +8,14 @@ export interface Secret {
 }
 
 /** The forms in which a secret could be written down in clear: as is, its random part without the
- * prefix (`gwt_`, `gwk_`, `whsec_`), percent-encoded, and JSON-escaped. */
+ * prefix (`gwt_`, `gwk_`, `whsec_`), percent-encoded, JSON-escaped and base64-encoded. */
 function clearForms(secret: string): string[] {
-  const forms = new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
+  const forms = new Set([
+    secret,
+    encodeURIComponent(secret),
+    JSON.stringify(secret).slice(1, -1),
+    Buffer.from(secret).toString('base64'),
+  ]);
   const random = /^(?:gw[kt]_|whsec_)(.+)$/.exec(secret)?.[1];
   if (random && random.length >= 16) forms.add(random);
   return [...forms];

@@ -14,8 +14,9 @@ import {
   ValidateBy,
 } from 'class-validator';
 import { Codes, type ErrorCode } from '@gw/contract';
-import { NOTIFICATION_KINDS } from '@gw/domain-instances';
+import { NOTIFICATION_KINDS, SIGNATURE_SCHEMES } from '@gw/domain-instances';
 import { isKindSet, MAX_EVENTS_LENGTH } from '../webhooks/notification-kinds-param';
+import { MAX_HEADERS_TEXT_LENGTH, parseHeaders } from '../webhooks/webhook-headers-param';
 import { WebhookUrlFormConstraint } from '../webhooks/webhook-url-form.constraint';
 
 /** Attaches the contract code that a failed rule reports; the validation pipe reads it back. */
@@ -121,6 +122,39 @@ export function NotificationKindsParam(): PropertyDecorator {
         Codes.MalformedParameter,
         `$property must list one or more of ${NOTIFICATION_KINDS.join(', ')}, separated by commas`,
       ),
+    ),
+  );
+}
+
+/** `webhookHeaders` of webhook (docs/api.md section 12): optional; a JSON object text of header
+ * names and values. The refusal names what is wrong, never a value (values are secrets). */
+export function WebhookHeadersParam(): PropertyDecorator {
+  return applyDecorators(
+    // Control characters are judged by the header rules: JSON's own whitespace may hold line feeds.
+    OptionalText(MAX_HEADERS_TEXT_LENGTH, true),
+    ValidateBy(
+      {
+        name: 'isHeaderObject',
+        validator: {
+          validate: (value: unknown) => typeof value === 'string' && parseHeaders(value).problems.length === 0,
+        },
+      },
+      {
+        context: { code: Codes.MalformedParameter },
+        message: ({ value }: { value: unknown }) =>
+          `$property ${typeof value === 'string' ? parseHeaders(value).problems.join('; ') : 'must be a string'}`,
+      },
+    ),
+  );
+}
+
+/** `signatureScheme` of webhook (section 12): optional, `hmac` or `ed25519`. */
+export function SignatureSchemeParam(): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    IsIn(
+      [...SIGNATURE_SCHEMES],
+      withCode(Codes.MalformedParameter, `$property must be one of ${SIGNATURE_SCHEMES.join(', ')}`),
     ),
   );
 }

@@ -10,9 +10,6 @@ export const signingSecret = optional(
   text('the whsec_ signing secret; present once one exists (docs/api.md section 6)'),
 );
 export const instanceStatus = oneOfValues(['active', 'expired'] as const, 'active while now < expiresAt');
-/** The receiver's options in force, as `webhook` and `getWebhookStatus` both answer them
- * (webhooks/webhook-settings.ts): an option both show is one line here. */
-export const webhookSettings = { events: kinds, signingSecret };
 export const instanceLabel = nullable(text("the owner's label (docs/api.md 13.1), null when none"));
 export const connectionState = nullable(
   oneOfValues(CONNECTION_STATES, 'the connection state last reported by the gateway (13.2), null before any'),

@@ -50,6 +50,10 @@ export const nullable = <T>(inner: Schema<T>): Schema<T | null> => schema({ anyO
 export const arrayOf = <T>(items: Schema<T>, description?: string): Schema<T[]> =>
   schema({ type: 'array', items: items.json, ...(description ? { description } : {}) });
 
+/** An object whose keys are free and whose values are all of one schema. */
+export const mapOf = <T>(values: Schema<T>, description?: string): Schema<Record<string, T>> =>
+  schema({ type: 'object', additionalProperties: values.json, ...(description ? { description } : {}) });
+
 export const oneOf = <S extends AnySchema[]>(...schemas: S): Schema<ShapeOf<S[number]>> =>
   schema({ oneOf: schemas.map((s) => s.json) });
 

@@ -62,6 +62,11 @@ const RULES: Record<string, (constraints: unknown[]) => RuleSchema> = {
     text: { maxLength: MAX_WEBHOOK_URL_LENGTH },
     message: `$property must be an absolute https URL of at most ${MAX_WEBHOOK_URL_LENGTH} characters, without a \\`,
   }),
+  isHeaderObject: () => ({
+    text: { contentMediaType: 'application/json' },
+    message:
+      '$property must be a JSON object of at most 10 headers: names of token characters (at most 64), string values of visible ASCII and spaces (at most 1024), none of the names the service sets',
+  }),
   isKindSet: ([kinds]) => ({ text: { pattern: kindSetPattern(kinds as readonly string[]) } }),
   isLimit: wholeNumber,
   isSequence: wholeNumber,

@@ -24,8 +24,8 @@ const HEADERS: JsonSchema[] = [
   {
     name: 'webhook-signature',
     description:
-      "`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed by the instance's `whsec_` signing secret (its base64 part, decoded). For `SIGNING_SECRET_OVERLAP_HOURS` after a rotation, two signatures separated by a space: the new secret's first.",
-    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' },
+      "With `signatureScheme` `hmac`: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed by the instance's `whsec_` signing secret (its base64 part, decoded); with `ed25519`: `v1a,` and the base64 Ed25519 signature of the same text, checked with `signingPublicKey`. For `SIGNING_SECRET_OVERLAP_HOURS` after a rotation, two signatures separated by a space: the new one first. The receiver's own `webhookHeaders` (section 12) come too, exactly as registered.",
+    schema: { type: 'string', pattern: '^v1a?,[A-Za-z0-9+/]+={0,2}( v1a?,[A-Za-z0-9+/]+={0,2})*$' },
   },
   {
     name: 'user-agent',

@@ -24,6 +24,9 @@ export const DEFAULT_EVENTS = ['messages', 'ownMessages', 'acks'];
 export type Account = { email: string; apikey: string };
 export type Instance = { instanceid: string; token: string };
 
+/** What webhook and getWebhookStatus always show of the receiver's options (docs/api.md section 12). */
+export const OPTION_KEYS = ['signatureScheme', 'webhookHeaders'];
+
 /** Exactly these keys; `signingSecret` (section 6) may be present once a URL was registered. */
 export function expectKeys(body: Record<string, unknown>, keys: string[]): void {
   const { signingSecret, ...rest } = body;

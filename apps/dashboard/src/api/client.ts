@@ -7,6 +7,7 @@ import type {
   Kind,
   UsageAnswer,
   NotificationPage,
+  ReceiverOptions,
   Rotation,
   TestResult,
   WebhookStatus,
@@ -166,6 +167,12 @@ export class InstanceApi {
 
   async setWebhook(webhookUrl: string, events: readonly Kind[]): Promise<WebhookStatus> {
     return (await this.post('/webhook', { webhookUrl, events: events.join(',') })) as unknown as WebhookStatus;
+  }
+
+  /** The receiver's options (docs/api.md section 12), sent with the URL and kinds in force. */
+  async setOptions(webhookUrl: string, events: readonly Kind[], options: ReceiverOptions): Promise<WebhookStatus> {
+    const body = { webhookUrl, events: events.join(','), ...options };
+    return (await this.post('/webhook', body)) as unknown as WebhookStatus;
   }
 
   /** An empty URL switches delivery off (docs/api.md 4.4). */

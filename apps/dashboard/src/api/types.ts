@@ -67,6 +67,15 @@ export interface CreatedInstance {
   expiresAt: string;
 }
 
+export type SignatureScheme = 'hmac' | 'ed25519';
+
+/** How the receiver has answered lately (docs/api.md section 12). */
+export interface EndpointHealth {
+  consecutiveFailures: number;
+  failingSince: string | null;
+  lastSuccessAt: string | null;
+}
+
 export interface WebhookStatus {
   webhookUrl: string;
   enabled: boolean;
@@ -74,11 +83,24 @@ export interface WebhookStatus {
   events: Kind[];
   signingSecret?: string;
   disabledReason?: string;
+  /** The receiver's options (section 12): the scheme, header names (values shown as "***"), the public key. */
+  signatureScheme?: SignatureScheme;
+  webhookHeaders?: Record<string, string>;
+  signingPublicKey?: string;
+  health?: EndpointHealth;
+}
+
+/** The receiver's options to change; one left out keeps its value. */
+export interface ReceiverOptions {
+  webhookHeaders?: string;
+  signatureScheme?: SignatureScheme;
 }
 
 export interface Rotation {
   signingSecret: string;
   previousValidUntil: string | null;
+  /** Under ed25519: the new key pair's public key. */
+  signingPublicKey?: string;
 }
 
 export interface TestResult {

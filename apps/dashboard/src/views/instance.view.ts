@@ -5,6 +5,7 @@ import { Notice } from '../ui/notice';
 import { deliveryLogPanel, notificationsPanel } from './deliveries.panel';
 import type { InstanceContext } from './instance-context';
 import type { IssuedToken, Page } from './page';
+import { healthLine, receiverOptionsPanel } from './receiver-options.panel';
 import { secretPanel, testPanel, webhookPanel } from './webhook.panel';
 
 /** One instance, opened with its id and token (docs/api.md 4.4 to 4.8, 8.5 to 8.8). */
@@ -60,6 +61,7 @@ export function renderInstance(app: Page, api: InstanceApi, issued?: IssuedToken
       h('div', {}, back, h('h1', {}, 'Instance ', h('code', {}, api.instanceid))),
       badges,
     ),
+    healthLine(context),
     issued ? tokenBanner(issued) : null,
     notice.element,
     h(
@@ -67,6 +69,7 @@ export function renderInstance(app: Page, api: InstanceApi, issued?: IssuedToken
       { class: 'panels' },
       webhookPanel(context),
       secretPanel(context),
+      receiverOptionsPanel(context),
       testPanel(context),
       log.element,
       notificationsPanel(context),

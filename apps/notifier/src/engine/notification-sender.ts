@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PersonalDataUnreadable, type PersonalData, type SecretBox } from '@gw/application';
+import { openHeaders, PersonalDataUnreadable, type PersonalData, type SecretBox } from '@gw/application';
 import {
   isNotificationEvent,
   notificationsStreamName,
@@ -14,6 +14,7 @@ import {
   UNREADABLE_SECRET_ATTEMPT,
   type AttemptResult,
   type Delivery,
+  type HeaderList,
 } from '@gw/webhook-delivery';
 import { Stopping } from './notification-writer';
 
@@ -27,8 +28,8 @@ export interface WebhookPost {
 }
 
 /**
- * One attempt of a notification: opens the signing secrets and the body right before the POST and
- * keeps neither (the model, its snapshots and the log hold sealed values), then POSTs. A secret or
+ * One attempt of a notification: opens the signing secrets, the receiver's headers and the body
+ * right before the POST and keeps none of them (the model, its snapshots and the log hold sealed values), then POSTs. A secret or
  * a body that does not open is a failed attempt (so that it shows in getWebhookLogs; an operator
  * fixes the key), never a crash.
  */
@@ -46,17 +47,20 @@ export class NotificationSender {
     instanceId: string,
     url: string,
     encryptedSecrets: readonly string[],
+    sealedHeaders: string | null,
     notification: OpenNotification,
   ): Promise<AttemptResult> {
     let signingSecrets: string[];
+    let headers: HeaderList;
     try {
       signingSecrets = encryptedSecrets.map((sealed) => this.secrets.open(sealed));
+      headers = openHeaders(this.secrets, sealedHeaders);
     } catch {
       return UNREADABLE_SECRET_ATTEMPT;
     }
     const body = await this.openBody(instanceId, notification);
     if (body === undefined) return UNREADABLE_PERSONAL_DATA_ATTEMPT;
-    return this.post.send({ url, webhookId: notification.webhookId, body, signingSecrets });
+    return this.post.send({ url, webhookId: notification.webhookId, body, signingSecrets, headers });
   }
 
   /**

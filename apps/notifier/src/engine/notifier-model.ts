@@ -5,6 +5,7 @@ import {
   evolveNotifierState,
   evolveNotifications,
   initialNotificationsState,
+  initialNotifierState,
   isNotificationEvent,
   nextToAttempt,
   type NotificationsState,
@@ -47,7 +48,7 @@ export class NotifierModel {
 
   /** What the notifier workflow knows of the instance. */
   notifierState(instanceId: string): NotifierState {
-    return this.instances.get(instanceId)?.state ?? { instance: initialInstanceState(), period: null };
+    return this.instances.get(instanceId)?.state ?? initialNotifierState();
   }
 
   /** Every instance the model knows. */
@@ -118,6 +119,7 @@ export class NotifierModel {
         instanceId,
         instance: storedView({ state: state.instance, revision }),
         noticePeriod: state.period,
+        setAt: state.setAt,
       });
     }
     for (const [instanceId, view] of this.notifications) {
@@ -133,10 +135,11 @@ export class NotifierModel {
     this.instances.clear();
     this.notifications.clear();
     this.withOpen.clear();
-    for (const { instanceId, instance, noticePeriod, notifications } of entries) {
+    for (const { instanceId, instance, noticePeriod, setAt, notifications } of entries) {
       if (instance) {
         const { state, revision } = restoredView(instance);
-        this.instances.set(instanceId, { state: { instance: state, period: noticePeriod ?? null }, revision });
+        const notifierState = { instance: state, period: noticePeriod ?? null, setAt: setAt ?? null };
+        this.instances.set(instanceId, { state: notifierState, revision });
       }
       if (notifications) this.replaceNotifications(instanceId, restoredView(notifications));
     }

@@ -77,6 +77,7 @@ beforeEach(() => {
       retryScheduleSeconds: [5, 300],
       conflictRetries: 3,
       expiryNoticeHours: [24],
+      disableAfterHours: 0,
       noticeCheckMs: 1000,
       random: () => 0.5,
     },

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { instanceAggregate } from '@gw/application';
 import { assertNever } from '@gw/domain-core';
 import { INBOX_STREAM_PREFIX, isInboxEvent } from '@gw/domain-inbox';
-import { INSTANCE_STREAM_PREFIX, isInstanceEvent, type DisableWebhookForReceiver } from '@gw/domain-instances';
+import { INSTANCE_STREAM_PREFIX, isInstanceEvent } from '@gw/domain-instances';
 import {
   NOTIFICATIONS_STREAM_PREFIX,
   notifierWorkflow,
@@ -11,6 +11,7 @@ import {
   type NotifiableItem,
   type NotificationCreated,
   type NotifierInput,
+  type NotifierOutput,
   type NotifierState,
   type OpenNotification,
 } from '@gw/domain-notifications';
@@ -25,6 +26,8 @@ import type { OnItsWay } from './notification-batcher';
 import { Stopping } from './notification-writer';
 import type { ProcessorParts, ProcessorSettings } from './processor-parts';
 import { Replay } from './replay';
+
+type SwitchOff = Extract<NotifierOutput, { type: 'DisableWebhookForReceiver' | 'DisableWebhookForFailing' }>;
 
 /** What an output is carried out with: the traffic's or the event's position in the log, the
  * notification being attempted. */
@@ -143,7 +146,8 @@ export class NotifierProcessor implements LogConsumer, DueWork {
           await this.send(instanceId, output.data, required(occasion.notification, output.type), state);
           break;
         case 'DisableWebhookForReceiver':
-          await this.disableForReceiver(instanceId, output);
+        case 'DisableWebhookForFailing':
+          await this.switchOff(instanceId, output);
           break;
         default:
           assertNever(output);
@@ -187,12 +191,12 @@ export class NotifierProcessor implements LogConsumer, DueWork {
 
   private async send(
     instanceId: string,
-    { url, encryptedSigningSecrets }: { url: string; encryptedSigningSecrets: string[] },
+    { url, encryptedSigningSecrets, sealedHeaders }: Extract<NotifierOutput, { type: 'Send' }>['data'],
     notification: OpenNotification,
     state: NotifierState,
   ): Promise<void> {
-    const { sender, writer, metrics } = this.parts;
-    const result = await sender.send(instanceId, url, encryptedSigningSecrets, notification);
+    const { sender, writer, metrics, model } = this.parts;
+    const result = await sender.send(instanceId, url, encryptedSigningSecrets, sealedHeaders, notification);
     metrics.latency.observe(result.durationMs / 1000);
     const events = await writer.run(instanceId, {
       type: 'RecordAttempt',
@@ -206,19 +210,17 @@ export class NotifierProcessor implements LogConsumer, DueWork {
       },
     });
     this.parts.metrics.countOutcomes(events, result);
-    await this.process(
-      instanceId,
-      { type: 'ReceiverAnswered', data: { url, status: result.status, now: this.now() } },
-      state,
-      {},
-    );
+    const failingSince = model.notificationsOf(instanceId).state.failing?.since ?? null;
+    const { disableAfterHours } = this.settings;
+    const answered = { url, status: result.status, now: this.now(), failingSince, disableAfterHours };
+    await this.process(instanceId, { type: 'ReceiverAnswered', data: answered }, state, {});
   }
 
   /**
-   * 410 Gone: the receiver asks for no more; delivery is switched off on the instance itself. An
-   * outage is waited out (the receiver will not say it again), until the notifier stops.
+   * 410 Gone, or failures for WEBHOOK_DISABLE_AFTER_HOURS: delivery is switched off on the instance
+   * itself. An outage is waited out (the receiver will not say it again), until the notifier stops.
    */
-  private async disableForReceiver(instanceId: string, command: DisableWebhookForReceiver): Promise<void> {
+  private async switchOff(instanceId: string, command: SwitchOff): Promise<void> {
     const guard = () => {
       if (this.loop.stopping) throw new Stopping();
     };
@@ -233,10 +235,7 @@ export class NotifierProcessor implements LogConsumer, DueWork {
         conflictRetries: this.settings.conflictRetries,
         onUnavailable: async (error, attempt) => {
           guard();
-          this.parts.logger.warn('store unavailable while switching delivery off after a 410; retrying', {
-            instanceId,
-            error,
-          });
+          this.parts.logger.warn('store unavailable while switching delivery off; retrying', { instanceId, error });
           await sleep(retryDelayMs(attempt));
         },
       },

@@ -31,6 +31,8 @@ export interface ProcessorSettings {
   conflictRetries: number;
   /** EXPIRY_NOTICE_HOURS. */
   expiryNoticeHours: readonly number[];
+  /** WEBHOOK_DISABLE_AFTER_HOURS: failures for this long, with no success, switch delivery off (0: never). */
+  disableAfterHours: number;
   /** How often to look for instance notices due; at most a second, so that one is made within 5 s. */
   noticeCheckMs: number;
   /** A number in [0, 1) for the retry jitter (Math.random; fixed in unit specs). */

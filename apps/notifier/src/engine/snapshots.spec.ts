@@ -206,6 +206,12 @@ SHAPES[8] = {
   ...SHAPES[7],
   instance: [...SHAPES[7].instance, 'connectionSince', 'connectionState', 'label'].sort(),
 };
+// Receivers' options (section 12): the scheme, headers and key pair; `failing` gains `since` and
+// each entry `setAt` (neither shows in the sample's keys).
+SHAPES[9] = {
+  ...SHAPES[8],
+  instance: [...SHAPES[8].instance, 'previousSigningKey', 'signatureScheme', 'signingKey', 'webhookHeaders'].sort(),
+};
 
 describe('notifier snapshots', () => {
   it('are written for the state shapes of SNAPSHOT_VERSION', () => {

@@ -57,6 +57,37 @@ export const SAMPLES: { readonly [T in StoredEventType]: Complete<DataOf<T>> } =
     reason: 'gone',
     disabledAt: '2026-01-03T00:00:00.000Z',
   },
+  WebhookHeadersSet: {
+    instanceId: '0a1b2c3d4e5f60718293a4b5',
+    names: ['Authorization', 'X-Tenant'],
+    sealedHeaders: 'v1.sealed-headers',
+    headersHash: `hmac-sha256:${'0'.repeat(64)}`,
+    setAt: '2026-01-02T00:00:00.000Z',
+  },
+  SignatureSchemeChosen: {
+    instanceId: '0a1b2c3d4e5f60718293a4b5',
+    scheme: 'ed25519',
+    chosenAt: '2026-01-02T00:00:00.000Z',
+  },
+  SigningKeyPairIssued: {
+    instanceId: '0a1b2c3d4e5f60718293a4b5',
+    sealedPrivateKey: 'v1.sealed-private-key',
+    publicKey: 'whpk_public-key',
+    issuedAt: '2026-01-02T00:00:00.000Z',
+  },
+  SigningKeyPairRotated: {
+    instanceId: '0a1b2c3d4e5f60718293a4b5',
+    sealedPrivateKey: 'v1.sealed-private-key',
+    publicKey: 'whpk_public-key',
+    rotatedAt: '2026-01-10T00:00:00.000Z',
+    previousValidUntil: '2026-01-11T00:00:00.000Z',
+  },
+  WebhookDisabledForFailing: {
+    instanceId: '0a1b2c3d4e5f60718293a4b5',
+    url: 'https://receiver.example/hook',
+    failingSince: '2026-01-03T00:00:00.000Z',
+    disabledAt: '2026-01-08T00:00:00.000Z',
+  },
   InstanceTokenReset: {
     instanceId: '0a1b2c3d4e5f60718293a4b5',
     tokenHash: `sha256:${'0'.repeat(64)}`,

@@ -1,6 +1,7 @@
 import type { ConnectionState } from './connection-state';
 import type { NotificationKind } from './notification-kinds';
 import type { PackageDefinition } from './package-catalogue';
+import type { ReceiverHeaders, SignatureScheme, SigningKeyPair } from './receiver-options';
 
 /** Create an instance under an account, with a package of the catalogue. */
 export type CreateInstance = {
@@ -31,12 +32,18 @@ export type RenewInstance = {
  */
 export type ChangeWebhook = {
   type: 'ChangeWebhook';
-  /** `events`: the kinds to notify (absent: the default set); ignored when `url` is empty. */
+  /** `events`: the kinds to notify (absent: the default set); ignored when `url` is empty, as are
+   * the receiver's options (section 12): `headers` and `signatureScheme`, absent to keep them.
+   * `newSigningKey` is a freshly drawn key pair, needed only when `ed25519` is chosen for an
+   * instance without one (see `needsNewSigningKey`). */
   data: {
     url: string;
     urlRefusal?: string;
     newSigningSecret?: string;
     events?: readonly NotificationKind[];
+    headers?: ReceiverHeaders;
+    signatureScheme?: SignatureScheme;
+    newSigningKey?: SigningKeyPair;
     now: string;
   };
 };
@@ -53,11 +60,12 @@ export type ResetInstanceToken = {
   data: { accountId: string; tokenHash: string; now: string };
 };
 
-/** The owner replaces the signing secret (8.5): `newSigningSecret` is drawn and encrypted by the
- * caller; the previous secret keeps signing for `overlapHours`. */
+/** The owner replaces the signing secret (8.5), or under `ed25519` the key pair (section 12): the
+ * new one is drawn and sealed by the caller (see `rotatesKeyPair`); the previous one keeps signing
+ * for `overlapHours`. */
 export type RotateSigningSecret = {
   type: 'RotateSigningSecret';
-  data: { newSigningSecret: string; overlapHours: number; now: string };
+  data: { newSigningSecret?: string; newSigningKey?: SigningKeyPair; overlapHours: number; now: string };
 };
 
 /**
@@ -78,6 +86,13 @@ export type DisableWebhookForReceiver = {
   data: { url: string; reason: string; now: string };
 };
 
+/** Attempts to `url` have failed, with no success, since `failingSince`, for longer than the
+ * operator allows (WEBHOOK_DISABLE_AFTER_HOURS, section 12). */
+export type DisableWebhookForFailing = {
+  type: 'DisableWebhookForFailing';
+  data: { url: string; failingSince: string; now: string };
+};
+
 /** The account holder sets the label, or removes it with an empty one (docs/api.md 13.1). */
 export type SetInstanceLabel = {
   type: 'SetInstanceLabel';
@@ -96,6 +111,7 @@ export type InstanceCommand =
   | RenewInstance
   | ChangeWebhook
   | DisableWebhookForReceiver
+  | DisableWebhookForFailing
   | DeleteInstance
   | ResetInstanceToken
   | RotateSigningSecret

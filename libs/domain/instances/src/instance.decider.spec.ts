@@ -1,6 +1,7 @@
 import { deciderSpec } from '@gw/domain-core/testing';
 import { fold } from '@gw/domain-core';
-import { InstanceIdTaken, instanceDecider, needsNewSigningSecret } from './instance.decider';
+import { InstanceIdTaken, instanceDecider } from './instance.decider';
+import { needsNewSigningSecret } from './instance-webhook.decide';
 import type { InstanceCommand } from './instance.commands';
 import type { InstanceEvent } from './instance.events';
 import { deliveryEnabled, instanceStatus } from './instance.state';

@@ -1,26 +1,23 @@
 import { Codes, type Violation } from '@gw/contract';
-import { addDays, addHours, assertNever, maxIso, refuse, refuseIfAny, type Decider } from '@gw/domain-core';
+import { addDays, assertNever, maxIso, refuse, refuseIfAny, type Decider } from '@gw/domain-core';
 import { decideReportState, decideSetLabel } from './instance-details.decide';
 import type { InstanceEvent } from './instance.events';
-import {
-  evolveInstance,
-  initialInstanceState,
-  instanceStatus,
-  type CreatedInstance,
-  type InstanceState,
-} from './instance.state';
+import { evolveInstance, initialInstanceState, type CreatedInstance, type InstanceState } from './instance.state';
 import type {
-  ChangeWebhook,
   CreateInstance,
   DeleteInstance,
-  DisableWebhookForReceiver,
   InstanceCommand,
   PrepareTestNotification,
   RenewInstance,
   ResetInstanceToken,
-  RotateSigningSecret,
 } from './instance.commands';
-import { canonicalKinds, DEFAULT_NOTIFICATION_KINDS, sameKinds } from './notification-kinds';
+import {
+  decideChangeWebhook,
+  decideDisable,
+  decideDisableForFailing,
+  decideRotate,
+  webhookChecks,
+} from './instance-webhook.decide';
 import type { PackageDefinition } from './package-catalogue';
 
 /** Raised when a freshly drawn instance id is already taken; the caller draws another. */
@@ -97,71 +94,6 @@ function decideRenew({ data }: RenewInstance, state: InstanceState): InstanceEve
   ];
 }
 
-/**
- * The checks a webhook change and a test share: the instance exists (else 0006 alone, as for a wrong
- * token), is active (0007), and a given URL's host is public (0008, the adapter's verdict).
- */
-function webhookChecks(state: InstanceState, data: { url: string; urlRefusal?: string; now: string }): Violation[] {
-  if (state.status !== 'created')
-    return [{ code: Codes.InstanceAuthFailed, field: 'token', message: 'unknown instanceid or wrong token' }];
-  const violations: Violation[] = [];
-  if (instanceStatus(state.expiresAt, data.now) === 'expired') {
-    violations.push({
-      code: Codes.InstanceExpired,
-      field: 'instanceid',
-      message: 'the instance has expired; renew it first',
-    });
-  }
-  if (data.url !== '' && data.urlRefusal) {
-    violations.push({ code: Codes.WebhookUrlRefused, field: 'webhookUrl', message: data.urlRefusal });
-  }
-  return violations;
-}
-
-function decideChangeWebhook({ data }: ChangeWebhook, state: InstanceState): InstanceEvent[] {
-  const violations = webhookChecks(state, data);
-  if (state.status !== 'created') return refuse(violations[0]);
-  refuseIfAny(violations);
-
-  if (data.url === '') {
-    if (state.webhookUrl === '' && !state.webhookOn) return [];
-    return [{ type: 'WebhookCleared', data: { instanceId: state.instanceId, clearedAt: data.now } }];
-  }
-  const events = canonicalKinds(data.events ?? DEFAULT_NOTIFICATION_KINDS);
-  if (data.url === state.webhookUrl && state.webhookOn && sameKinds(events, state.events)) return [];
-  const set: InstanceEvent = {
-    type: 'WebhookSet',
-    data: { instanceId: state.instanceId, url: data.url, setAt: data.now, events },
-  };
-  if (state.encryptedSigningSecret !== null) return [set];
-  if (data.newSigningSecret === undefined)
-    throw new Error('ChangeWebhook: a first registration needs newSigningSecret');
-  return [
-    {
-      type: 'SigningSecretIssued',
-      data: { instanceId: state.instanceId, encryptedSecret: data.newSigningSecret, issuedAt: data.now },
-    },
-    set,
-  ];
-}
-
-/** Whether `ChangeWebhook` to `url` may need a new signing secret: a non-empty URL for an instance
- * that has none yet. Drawing one costs a random draw and an encryption, so callers skip it otherwise. */
-export function needsNewSigningSecret(state: InstanceState, url: string): boolean {
-  return url !== '' && (state.status !== 'created' || state.encryptedSigningSecret === null);
-}
-
-function decideDisable({ data }: DisableWebhookForReceiver, state: InstanceState): InstanceEvent[] {
-  // A 410 for a URL that is no longer registered, or already off, changes nothing.
-  if (state.status !== 'created' || !state.webhookOn || state.webhookUrl !== data.url) return [];
-  return [
-    {
-      type: 'WebhookDisabledByReceiver',
-      data: { instanceId: state.instanceId, url: data.url, reason: data.reason, disabledAt: data.now },
-    },
-  ];
-}
-
 function decideDelete({ data }: DeleteInstance, state: InstanceState): InstanceEvent[] {
   if (!ownedBy(state, data.accountId)) return refuse(noSuchInstance);
   return [{ type: 'InstanceDeleted', data: { instanceId: state.instanceId, deletedAt: data.now } }];
@@ -174,30 +106,6 @@ function decideResetToken({ data }: ResetInstanceToken, state: InstanceState): I
     {
       type: 'InstanceTokenReset',
       data: { instanceId: state.instanceId, tokenHash: data.tokenHash, resetAt: data.now },
-    },
-  ];
-}
-
-function decideRotate({ data }: RotateSigningSecret, state: InstanceState): InstanceEvent[] {
-  if (state.status !== 'created') {
-    return refuse({ code: Codes.InstanceAuthFailed, field: 'token', message: 'unknown instanceid or wrong token' });
-  }
-  if (instanceStatus(state.expiresAt, data.now) === 'expired') {
-    return refuse({
-      code: Codes.InstanceExpired,
-      field: 'instanceid',
-      message: 'the instance has expired; renew it first',
-    });
-  }
-  return [
-    {
-      type: 'SigningSecretRotated',
-      data: {
-        instanceId: state.instanceId,
-        encryptedSecret: data.newSigningSecret,
-        rotatedAt: data.now,
-        previousValidUntil: state.encryptedSigningSecret === null ? null : addHours(data.now, data.overlapHours),
-      },
     },
   ];
 }
@@ -236,6 +144,8 @@ export const instanceDecider: Decider<InstanceCommand, InstanceEvent, InstanceSt
         return decideChangeWebhook(command, state);
       case 'DisableWebhookForReceiver':
         return decideDisable(command, state);
+      case 'DisableWebhookForFailing':
+        return decideDisableForFailing(command, state);
       case 'DeleteInstance':
         return decideDelete(command, state);
       case 'ResetInstanceToken':

@@ -1,5 +1,6 @@
 import type { ConnectionState } from './connection-state';
 import type { NotificationKind } from './notification-kinds';
+import type { SignatureScheme } from './receiver-options';
 
 /** Events of one instance's stream (`instance-{instanceId}`). Tokens are recorded only as hashes. */
 export type InstanceCreated = {
@@ -53,6 +54,52 @@ export type SigningSecretRotated = {
   data: { instanceId: string; encryptedSecret: string; rotatedAt: string; previousValidUntil: string | null };
 };
 
+/** The receiver's own headers were set (docs/api.md section 12), or removed (`names` empty, the
+ * rest null). The values are recorded only sealed; `headersHash` is a keyed fingerprint of them. */
+export type WebhookHeadersSet = {
+  type: 'WebhookHeadersSet';
+  data: {
+    instanceId: string;
+    names: string[];
+    sealedHeaders: string | null;
+    headersHash: string | null;
+    setAt: string;
+  };
+};
+
+/** The owner chose how notifications are signed from now on (section 12). */
+export type SignatureSchemeChosen = {
+  type: 'SignatureSchemeChosen';
+  data: { instanceId: string; scheme: SignatureScheme; chosenAt: string };
+};
+
+/** The instance's first Ed25519 key pair, made when `ed25519` was first chosen. The private key is
+ * recorded only sealed; the public key is public. */
+export type SigningKeyPairIssued = {
+  type: 'SigningKeyPairIssued';
+  data: { instanceId: string; sealedPrivateKey: string; publicKey: string; issuedAt: string };
+};
+
+/** A new key pair replaced the current one (rotateSigningSecret under `ed25519`); the previous one
+ * still signs, second, until `previousValidUntil` (null: there was none). */
+export type SigningKeyPairRotated = {
+  type: 'SigningKeyPairRotated';
+  data: {
+    instanceId: string;
+    sealedPrivateKey: string;
+    publicKey: string;
+    rotatedAt: string;
+    previousValidUntil: string | null;
+  };
+};
+
+/** Attempts to `url` kept failing, with no success, from `failingSince` for WEBHOOK_DISABLE_AFTER_HOURS:
+ * delivery is off (`disabledReason` "failing") until a URL is registered again. */
+export type WebhookDisabledForFailing = {
+  type: 'WebhookDisabledForFailing';
+  data: { instanceId: string; url: string; failingSince: string; disabledAt: string };
+};
+
 /** A new instance token replaced the old one, which is refused from now; only its hash is recorded. */
 export type InstanceTokenReset = {
   type: 'InstanceTokenReset';
@@ -90,6 +137,11 @@ export type InstanceEvent =
   | WebhookDisabledByReceiver
   | InstanceTokenReset
   | InstanceDeleted
+  | WebhookHeadersSet
+  | SignatureSchemeChosen
+  | SigningKeyPairIssued
+  | SigningKeyPairRotated
+  | WebhookDisabledForFailing
   | InstanceLabelSet
   | InstanceStateReported;
 
@@ -103,6 +155,11 @@ const INSTANCE_EVENT_TYPES: ReadonlySet<string> = new Set<InstanceEvent['type']>
   'WebhookDisabledByReceiver',
   'InstanceTokenReset',
   'InstanceDeleted',
+  'WebhookHeadersSet',
+  'SignatureSchemeChosen',
+  'SigningKeyPairIssued',
+  'SigningKeyPairRotated',
+  'WebhookDisabledForFailing',
   'InstanceLabelSet',
   'InstanceStateReported',
 ]);

@@ -2,6 +2,14 @@ import { assertNever, isBefore } from '@gw/domain-core';
 import type { ConnectionState } from './connection-state';
 import type { InstanceEvent } from './instance.events';
 import { canonicalKinds, DEFAULT_NOTIFICATION_KINDS, type NotificationKind } from './notification-kinds';
+import {
+  DEFAULT_SIGNATURE_SCHEME,
+  FAILING_REASON,
+  NO_HEADERS,
+  type ReceiverHeaders,
+  type SignatureScheme,
+  type SigningKeyPair,
+} from './receiver-options';
 
 /** An instance as its stream folds: none yet, created (with its package, webhook and secrets), or deleted. */
 export type InstanceState =
@@ -25,6 +33,13 @@ export type InstanceState =
       previousSigningSecret: { encrypted: string; validUntil: string } | null;
       /** The notification kinds chosen, in canonical order (kept while no URL is registered). */
       events: NotificationKind[];
+      /** The receiver's options (docs/api.md section 12), kept while no URL is registered. */
+      signatureScheme: SignatureScheme;
+      webhookHeaders: ReceiverHeaders;
+      /** The Ed25519 key pair; null until `ed25519` is first chosen. */
+      signingKey: SigningKeyPair | null;
+      /** The private key (sealed) a rotation replaced, which still signs (second) until `validUntil`. */
+      previousSigningKey: { sealed: string; validUntil: string } | null;
       /** The owner's label (docs/api.md 13.1), null when none. */
       label: string | null;
       /** The connection state last reported by the gateway and since when (13.2); null before any. */
@@ -52,6 +67,10 @@ export function evolveInstance(state: InstanceState, event: InstanceEvent): Inst
         encryptedSigningSecret: null,
         previousSigningSecret: null,
         events: [...DEFAULT_NOTIFICATION_KINDS],
+        signatureScheme: DEFAULT_SIGNATURE_SCHEME,
+        webhookHeaders: NO_HEADERS,
+        signingKey: null,
+        previousSigningKey: null,
         label: null,
         connectionState: null,
         connectionSince: null,
@@ -87,6 +106,38 @@ export function evolveInstance(state: InstanceState, event: InstanceEvent): Inst
     case 'WebhookDisabledByReceiver':
       if (state.status !== 'created') return state;
       return { ...state, webhookOn: false, disabledReason: event.data.reason };
+    case 'WebhookDisabledForFailing':
+      if (state.status !== 'created') return state;
+      return { ...state, webhookOn: false, disabledReason: FAILING_REASON };
+    case 'WebhookHeadersSet':
+      if (state.status !== 'created') return state;
+      return {
+        ...state,
+        webhookHeaders: {
+          names: event.data.names,
+          sealed: event.data.sealedHeaders,
+          fingerprint: event.data.headersHash,
+        },
+      };
+    case 'SignatureSchemeChosen':
+      if (state.status !== 'created') return state;
+      return { ...state, signatureScheme: event.data.scheme };
+    case 'SigningKeyPairIssued':
+      if (state.status !== 'created') return state;
+      return {
+        ...state,
+        signingKey: { sealedPrivateKey: event.data.sealedPrivateKey, publicKey: event.data.publicKey },
+      };
+    case 'SigningKeyPairRotated':
+      if (state.status !== 'created') return state;
+      return {
+        ...state,
+        signingKey: { sealedPrivateKey: event.data.sealedPrivateKey, publicKey: event.data.publicKey },
+        previousSigningKey:
+          state.signingKey !== null && event.data.previousValidUntil !== null
+            ? { sealed: state.signingKey.sealedPrivateKey, validUntil: event.data.previousValidUntil }
+            : null,
+      };
     case 'InstanceTokenReset':
       if (state.status !== 'created') return state;
       return { ...state, tokenHash: event.data.tokenHash };
@@ -119,10 +170,17 @@ export function deliveryEnabled(state: CreatedInstance, now: string): boolean {
   return state.webhookOn && state.webhookUrl !== '' && instanceStatus(state.expiresAt, now) === 'active';
 }
 
-/** The secrets a notification is signed with at `now`: the current one, then the one a rotation
- * replaced while its overlap lasts (docs/api.md 8.5). Empty before the first secret. */
+/** The sealed keys a notification is signed with at `now`, under the scheme in force (section 12):
+ * the current one, then the one a rotation replaced while its overlap lasts (docs/api.md 8.5). Empty
+ * before the first secret. Under `ed25519` these are private keys, which the signer tells apart. */
 export function signingSecretsAt(state: CreatedInstance, now: string): string[] {
   if (state.encryptedSigningSecret === null) return [];
+  if (state.signatureScheme === 'ed25519' && state.signingKey !== null) {
+    const previousKey = state.previousSigningKey;
+    return previousKey && isBefore(now, previousKey.validUntil)
+      ? [state.signingKey.sealedPrivateKey, previousKey.sealed]
+      : [state.signingKey.sealedPrivateKey];
+  }
   const previous = state.previousSigningSecret;
   return previous && isBefore(now, previous.validUntil)
     ? [state.encryptedSigningSecret, previous.encrypted]

@@ -27,21 +27,21 @@ describe('which notification of an instance is attempted next', () => {
     expect(next([created('wh-1', 1, plus(2)), created('wh-2', 2, plus(1))])).toBe('wh-2');
     expect(next([created('wh-1', 1, t0), created('wh-2', 2, t0)])).toBe('wh-1');
     const four = fiveFailed().filter((e) => !(e.type === 'DeliveryAttemptFailed' && e.data.webhookId === 'wh-5'));
-    expect(state(four).failing).toEqual({ consecutive: 4, last: 'wh-4' });
+    expect(state(four).failing).toEqual({ consecutive: 4, last: 'wh-4', since: plus(1) });
     // wh-5 has never been attempted: due at once, it goes first.
     expect(next(four)).toBe('wh-5');
   });
 
   it(`after ${PROBE_AFTER_FAILURES} failures in a row, only the one that failed last, even while others are overdue`, () => {
     const events = fiveFailed();
-    expect(state(events).failing).toEqual({ consecutive: 5, last: 'wh-5' });
+    expect(state(events).failing).toEqual({ consecutive: 5, last: 'wh-5', since: plus(1) });
     // wh-1's retry is due first, yet wh-5 is the probe: the others wait, their attempts unspent.
     expect(next(events)).toBe('wh-5');
     expect(next([...events, created('wh-6', 6, plus(10))])).toBe('wh-5');
     // The probe fails again: still the probe, at its next retry.
     const again = [...events, failed('wh-5', 5, 2, plus(106), plus(400))];
     expect(nextToAttempt(state(again))).toMatchObject({ webhookId: 'wh-5', nextAttemptAt: plus(400) });
-    expect(state(again).failing).toEqual({ consecutive: 6, last: 'wh-5' });
+    expect(state(again).failing).toEqual({ consecutive: 6, last: 'wh-5', since: plus(1) });
   });
 
   it('goes back to every due notification once an attempt succeeds', () => {

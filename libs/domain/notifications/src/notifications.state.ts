@@ -26,8 +26,9 @@ export interface NotificationsState {
   /** The instance notices made for the instance's current expiry (docs/api.md 8.9); absent until the first. */
   notices?: NoticeLedger;
   /** Attempts that failed one after the other since the last success, and the notification that
-   * failed last (docs/api.md section 11); absent after a success or before any failure. */
-  failing?: { consecutive: number; last: string };
+   * failed last (docs/api.md section 11), and when the first of them was made (section 12); absent
+   * after a success or before any failure. */
+  failing?: { consecutive: number; last: string; since: string };
 }
 
 /** After this many failed attempts in a row an endpoint is probed: one notification at a time. */
@@ -74,7 +75,11 @@ export function evolveNotifications(state: NotificationsState, event: Notificati
       );
     }
     case 'DeliveryAttemptFailed': {
-      const failing = { consecutive: (state.failing?.consecutive ?? 0) + 1, last: event.data.webhookId };
+      const failing = {
+        consecutive: (state.failing?.consecutive ?? 0) + 1,
+        last: event.data.webhookId,
+        since: state.failing?.since ?? event.data.at,
+      };
       return current
         ? withOpen({ ...state, failing }, event.data.webhookId, {
             ...current,

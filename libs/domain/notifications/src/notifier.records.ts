@@ -29,6 +29,8 @@ export interface SnapshotEntry {
   instance?: { state: InstanceState; revision: string };
   /** The period the instance's notices are judged in (docs/api.md 8.9), folded with `instance`. */
   noticePeriod?: NoticePeriod | null;
+  /** When a URL was last registered (NotifierState's `setAt`), folded with `instance`. */
+  setAt?: string | null;
   /** `position`: the global position of the event at `revision`, absent in snapshots written before it was kept. */
   notifications?: { state: NotificationsState; revision: string; position?: string };
 }

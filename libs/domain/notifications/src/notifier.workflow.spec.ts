@@ -125,7 +125,12 @@ describe('the notifier workflow: attempts', () => {
     spec
       .given([created, secret, set, moved])
       .when(due(later))
-      .then([{ type: 'Send', data: { url: 'https://moved.example/hook', encryptedSigningSecrets: ['sealed'] } }]);
+      .then([
+        {
+          type: 'Send',
+          data: { url: 'https://moved.example/hook', encryptedSigningSecrets: ['sealed'], sealedHeaders: null },
+        },
+      ]);
   });
 
   it('cancels instead of sending once delivery is off or the instance has expired, saying which', () => {
@@ -146,7 +151,7 @@ describe('the notifier workflow: attempts', () => {
   it('switches delivery off when the receiver answers 410 Gone, and only then', () => {
     const answered = (status: number): NotifierInput => ({
       type: 'ReceiverAnswered',
-      data: { url, status, now: later },
+      data: { url, status, now: later, failingSince: null, disableAfterHours: 120 },
     });
     spec
       .given([created, secret, set])
@@ -209,10 +214,10 @@ describe('the notifier workflow: self-service (docs/api.md 8.1, 8.4, 8.5)', () =
     spec
       .given([created, secret, set, rotated])
       .when(due('2026-01-01T12:00:00.000Z'))
-      .then([{ type: 'Send', data: { url, encryptedSigningSecrets: ['sealed-2', 'sealed'] } }]);
+      .then([{ type: 'Send', data: { url, encryptedSigningSecrets: ['sealed-2', 'sealed'], sealedHeaders: null } }]);
     spec
       .given([created, secret, set, rotated])
       .when(due(later))
-      .then([{ type: 'Send', data: { url, encryptedSigningSecrets: ['sealed-2'] } }]);
+      .then([{ type: 'Send', data: { url, encryptedSigningSecrets: ['sealed-2'], sealedHeaders: null } }]);
   });
 });

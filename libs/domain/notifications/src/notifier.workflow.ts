@@ -1,4 +1,4 @@
-import { assertNever, type Workflow } from '@gw/domain-core';
+import { addHours, assertNever, isBefore, maxIso, type Workflow } from '@gw/domain-core';
 import type { InboxEvent } from '@gw/domain-inbox';
 import {
   deliveryEnabled,
@@ -6,6 +6,7 @@ import {
   initialInstanceState,
   instanceStatus,
   signingSecretsAt,
+  type DisableWebhookForFailing,
   type DisableWebhookForReceiver,
   type NotificationKind,
   type InstanceEvent,
@@ -31,7 +32,12 @@ export type NotifierInput =
   | { type: 'InstanceEventRecorded'; data: { event: InstanceEvent; sourceEventId: string; now: string } }
   | { type: 'TrafficRecorded'; data: { sourceEventId: string; event: InboxEvent } }
   | { type: 'AttemptDue'; data: { instanceId: string; now: string } }
-  | { type: 'ReceiverAnswered'; data: { url: string; status: number; now: string } }
+  /** `failingSince`: when the instance's current run of failed attempts began (null: the last one
+   * succeeded); `disableAfterHours`: WEBHOOK_DISABLE_AFTER_HOURS (0: never). */
+  | {
+      type: 'ReceiverAnswered';
+      data: { url: string; status: number; now: string; failingSince: string | null; disableAfterHours: number };
+    }
   /** Time passed: `now` may have reached a notice's moment (docs/api.md 8.9). `notified` is the ledger
    * of the instance's notifications state, `expiryNoticeHours` EXPIRY_NOTICE_HOURS. */
   | { type: 'ClockTicked'; data: { now: string; notified: NoticeLedger | null; expiryNoticeHours: readonly number[] } };
@@ -44,25 +50,39 @@ export type NotifierOutput =
   | { type: 'NotifyInstance'; data: { key: string; notice: InstanceNotice } }
   /** Cancel every pending notification of the instance (a command of the notifications decider). */
   | CancelPending
-  /** Send the due notification to this URL, signed with these (sealed) secrets, the current first. */
-  | { type: 'Send'; data: { url: string; encryptedSigningSecrets: string[] } }
+  /** Send the due notification to this URL, signed with these (sealed) secrets, the current first,
+   * with the receiver's own headers (sealed; null when none). */
+  | { type: 'Send'; data: { url: string; encryptedSigningSecrets: string[]; sealedHeaders: string | null } }
   /** Switch the instance's delivery off: its receiver answered 410 Gone (an instance command). */
-  | DisableWebhookForReceiver;
+  | DisableWebhookForReceiver
+  /** Switch it off: the receiver kept failing for WEBHOOK_DISABLE_AFTER_HOURS (an instance command). */
+  | DisableWebhookForFailing;
 
 /** What the notifier knows of an instance: its state as the log says, and the period its notices are
  * judged in (docs/api.md 8.9). */
 export interface NotifierState {
   instance: InstanceState;
   period: NoticePeriod | null;
+  /** When a URL was last registered (or delivery switched back on): failures before it do not count
+   * towards WEBHOOK_DISABLE_AFTER_HOURS (section 12). Null before the first. */
+  setAt: string | null;
 }
 
 /** The notifier's view of an instance before it has seen any of its events. */
-export const initialNotifierState = (): NotifierState => ({ instance: initialInstanceState(), period: null });
+export const initialNotifierState = (): NotifierState => ({
+  instance: initialInstanceState(),
+  period: null,
+  setAt: null,
+});
 
 /** Folds an instance event into what the notifier knows of the instance. */
 export function evolveNotifierState(state: NotifierState, event: InstanceEvent): NotifierState {
   const instance = evolveInstance(state.instance, event);
-  return { instance, period: evolveNoticePeriod(state.period, event, instance) };
+  return {
+    instance,
+    period: evolveNoticePeriod(state.period, event, instance),
+    setAt: event.type === 'WebhookSet' ? event.data.setAt : state.setAt,
+  };
 }
 
 /**
@@ -78,7 +98,7 @@ export const notifierWorkflow: Workflow<NotifierInput, NotifierOutput, NotifierS
     return input.type === 'InstanceEventRecorded' ? evolveNotifierState(state, input.data.event) : state;
   },
 
-  decide(input: NotifierInput, { instance: state, period }: NotifierState): NotifierOutput[] {
+  decide(input: NotifierInput, { instance: state, period, setAt }: NotifierState): NotifierOutput[] {
     switch (input.type) {
       case 'InstanceEventRecorded': {
         const stateChange = notifiedStateChange(state, input.data.event);
@@ -103,15 +123,21 @@ export const notifierWorkflow: Workflow<NotifierInput, NotifierOutput, NotifierS
         const { instanceId, now } = input.data;
         const secrets = state.status === 'created' ? signingSecretsAt(state, now) : [];
         if (state.status === 'created' && deliveryEnabled(state, now) && secrets.length > 0) {
-          return [{ type: 'Send', data: { url: state.webhookUrl, encryptedSigningSecrets: secrets } }];
+          const sealedHeaders = state.webhookHeaders.sealed;
+          return [{ type: 'Send', data: { url: state.webhookUrl, encryptedSigningSecrets: secrets, sealedHeaders } }];
         }
         if (state.status === 'deleted') return [cancel(instanceId, DELETED_REASON, now)];
         const expired = state.status === 'created' && instanceStatus(state.expiresAt, now) === 'expired';
         return [cancel(instanceId, expired ? 'the instance expired' : 'delivery is off', now)];
       }
       case 'ReceiverAnswered': {
-        const { url, status, now } = input.data;
-        return status === 410 ? [{ type: 'DisableWebhookForReceiver', data: { url, reason: GONE_REASON, now } }] : [];
+        const { url, status, now, failingSince, disableAfterHours } = input.data;
+        if (status === 410) return [{ type: 'DisableWebhookForReceiver', data: { url, reason: GONE_REASON, now } }];
+        if (failingSince === null || disableAfterHours <= 0) return [];
+        // Failures before the URL was last registered belong to the time before it.
+        const since = setAt === null ? failingSince : maxIso(failingSince, setAt);
+        if (isBefore(now, addHours(since, disableAfterHours))) return [];
+        return [{ type: 'DisableWebhookForFailing', data: { url, failingSince: since, now } }];
       }
       case 'ClockTicked': {
         const { now, notified, expiryNoticeHours } = input.data;
@@ -154,6 +180,8 @@ function switchedOffBy(before: InstanceState, event: InstanceEvent): string | nu
       return 'delivery was switched off';
     case 'WebhookDisabledByReceiver':
       return 'the receiver switched delivery off (410 Gone)';
+    case 'WebhookDisabledForFailing':
+      return 'delivery was switched off: the receiver kept failing';
     case 'InstanceDeleted':
       return DELETED_REASON;
     case 'InstanceRenewed':

@@ -20,6 +20,7 @@ CREATE TABLE IF NOT EXISTS instances (
   previous_secret TEXT,
   previous_until  TEXT,
   events          TEXT NOT NULL,
+  options         TEXT NOT NULL,
   deleted_at      TEXT,
   revision        INTEGER NOT NULL,
   label           TEXT,
@@ -30,6 +31,11 @@ CREATE INDEX IF NOT EXISTS instances_by_account ON instances (account_id, create
 CREATE INDEX IF NOT EXISTS instances_by_label ON instances (account_id, label, created_at, instance_id)
   WHERE label IS NOT NULL;
 `;
+
+type ReceiverOptionFields = Pick<
+  InstanceRow,
+  'signatureScheme' | 'webhookHeaders' | 'signingKey' | 'previousSigningKey'
+>;
 
 /** Instance rows kept in memory for lookups by id (about half a KiB each). */
 const CACHED_ROWS = 20_000;
@@ -48,6 +54,8 @@ interface Row {
   previous_secret: string | null;
   previous_until: string | null;
   events: string;
+  /** The receiver's options (docs/api.md section 12) as JSON: sealed values stay sealed. */
+  options: string;
   deleted_at: string | null;
   revision: bigint;
   label: string | null;
@@ -71,17 +79,17 @@ export class SqliteInstances implements InstancesQuery {
       upsert: db.prepare(
         `INSERT INTO instances (instance_id, account_id, package_id, token_hash, created_at, expires_at,
            webhook_url, webhook_on, disabled_reason, signing_secret, previous_secret, previous_until, events,
-           deleted_at, revision, label, connection_state, connection_since)
+           options, deleted_at, revision, label, connection_state, connection_since)
          VALUES (@instanceId, @accountId, @packageId, @tokenHash, @createdAt, @expiresAt,
            @webhookUrl, @webhookOn, @disabledReason, @encryptedSigningSecret, @previousSecret, @previousUntil,
-           @events, @deletedAt, @revision, @label, @connectionState, @connectionSince)
+           @events, @options, @deletedAt, @revision, @label, @connectionState, @connectionSince)
          ON CONFLICT (instance_id) DO UPDATE SET package_id = excluded.package_id, token_hash = excluded.token_hash,
            expires_at = excluded.expires_at, webhook_url = excluded.webhook_url,
            webhook_on = excluded.webhook_on, disabled_reason = excluded.disabled_reason,
            signing_secret = excluded.signing_secret, previous_secret = excluded.previous_secret,
-           previous_until = excluded.previous_until, events = excluded.events, deleted_at = excluded.deleted_at,
-           revision = excluded.revision, label = excluded.label, connection_state = excluded.connection_state,
-           connection_since = excluded.connection_since`,
+           previous_until = excluded.previous_until, events = excluded.events, options = excluded.options,
+           deleted_at = excluded.deleted_at, revision = excluded.revision, label = excluded.label,
+           connection_state = excluded.connection_state, connection_since = excluded.connection_since`,
       ),
     };
   }
@@ -153,6 +161,7 @@ function fromRow(row: Row): InstanceRow {
         ? { encrypted: row.previous_secret, validUntil: row.previous_until }
         : null,
     events: JSON.parse(row.events) as InstanceRow['events'],
+    ...(JSON.parse(row.options) as ReceiverOptionFields),
     label: row.label,
     connectionState: row.connection_state as InstanceRow['connectionState'],
     connectionSince: row.connection_since,
@@ -162,9 +171,12 @@ function fromRow(row: Row): InstanceRow {
 }
 
 function toParams(row: InstanceRow): Record<string, unknown> {
-  const { previousSigningSecret, events, ...fields } = row;
+  const { previousSigningSecret, events, signatureScheme, webhookHeaders, signingKey, previousSigningKey, ...fields } =
+    row;
+  const options: ReceiverOptionFields = { signatureScheme, webhookHeaders, signingKey, previousSigningKey };
   return {
     ...fields,
+    options: JSON.stringify(options),
     webhookOn: row.webhookOn ? 1 : 0,
     previousSecret: previousSigningSecret?.encrypted ?? null,
     previousUntil: previousSigningSecret?.validUntil ?? null,

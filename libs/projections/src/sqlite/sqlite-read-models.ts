@@ -5,12 +5,13 @@ import type { InstanceRow, InstancesPage } from '../instances.read-model';
 import type { ProjectionTarget } from '../projection-runner';
 import { PROJECTED_EVENT_TYPES, PROJECTION_VERSION, type ReadModels } from '../read-models';
 import type { UsageRow } from '../usage.read-model';
-import type { DeliveryAttemptRow } from '../webhook-logs.read-model';
+import type { DeliveryAttemptRow, EndpointHealth } from '../webhook-logs.read-model';
+import { ENDPOINT_HEALTH_SCHEMA, SqliteEndpointHealth } from './sqlite-endpoint-health';
 import { INSTANCES_SCHEMA, SqliteInstances } from './sqlite-instances';
 import { SqliteUsage, USAGE_SCHEMA } from './sqlite-usage';
 import { DELIVERY_ATTEMPTS_SCHEMA, SqliteWebhookLogs } from './sqlite-webhook-logs';
 
-const SCHEMA = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);${INSTANCES_SCHEMA}${DELIVERY_ATTEMPTS_SCHEMA}${USAGE_SCHEMA}`;
+const SCHEMA = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);${INSTANCES_SCHEMA}${DELIVERY_ATTEMPTS_SCHEMA}${USAGE_SCHEMA}${ENDPOINT_HEALTH_SCHEMA}`;
 
 /** Page cache while catching up (KiB), so that a catch-up's index pages are written once per
  * transaction rather than spilled and read back. */
@@ -28,6 +29,7 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
   private readonly meta;
   private readonly instances: SqliteInstances;
   private readonly webhookLogs: SqliteWebhookLogs;
+  private readonly health: SqliteEndpointHealth;
   private readonly usageCounts: SqliteUsage;
   private readonly checkpointer: WalCheckpointer;
   /** Page cache size to return to once caught up; undefined while live. */
@@ -53,6 +55,7 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
     };
     this.instances = new SqliteInstances(this.db);
     this.webhookLogs = new SqliteWebhookLogs(this.db);
+    this.health = new SqliteEndpointHealth(this.db);
     this.usageCounts = new SqliteUsage(this.db);
   }
 
@@ -69,6 +72,7 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
       this.db.transaction(() => {
         this.instances.apply(events, touched);
         this.webhookLogs.apply(events, bulk);
+        this.health.apply(events);
         this.usageCounts.apply(events);
         if (checkpoint > this.checkpoint()) this.meta.set.run('checkpoint', checkpoint.toString());
       })();
@@ -114,6 +118,10 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
     return this.webhookLogs.latestAttempts(instanceId, limit);
   }
 
+  endpointHealth(instanceId: string): EndpointHealth {
+    return this.health.health(instanceId);
+  }
+
   /** Every instance row, for audits and rebuild checks. */
   allInstances(): InstanceRow[] {
     return this.instances.allInstances();
@@ -130,7 +138,7 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
     // A new version may change the tables' shape, so they are made anew rather than emptied.
     this.db.transaction(() => {
       this.db.exec(
-        'DROP TABLE IF EXISTS instances; DROP TABLE IF EXISTS delivery_attempts; DROP TABLE IF EXISTS usage; DROP TABLE IF EXISTS meta;',
+        'DROP TABLE IF EXISTS instances; DROP TABLE IF EXISTS delivery_attempts; DROP TABLE IF EXISTS usage; DROP TABLE IF EXISTS endpoint_health; DROP TABLE IF EXISTS meta;',
       );
       this.db.exec(SCHEMA);
       this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('version', String(PROJECTION_VERSION));

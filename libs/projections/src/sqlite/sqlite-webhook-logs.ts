@@ -49,7 +49,7 @@ interface AttemptRow {
 }
 
 /** The webhook-logs read model in the read-model file; SqliteReadModels owns the file and its transactions. */
-export class SqliteWebhookLogs implements WebhookLogsQuery {
+export class SqliteWebhookLogs implements Pick<WebhookLogsQuery, 'latestAttempts'> {
   private readonly statements;
   /** Attempts added per instance since its last prune (kept at most 2 × ATTEMPTS_KEPT rows). */
   private readonly unpruned = new Map<string, number>();

@@ -1,10 +1,20 @@
-import { NotificationKindsParam, RequiredText, WebhookUrlParam } from '../../http/param-rules';
+import {
+  NotificationKindsParam,
+  RequiredText,
+  SignatureSchemeParam,
+  WebhookHeadersParam,
+  WebhookUrlParam,
+} from '../../http/param-rules';
 
-/** docs/api.md 4.4, 4.6 and 8.4. */
+/** docs/api.md 4.4, 4.6, 8.4 and section 12. */
 export class ChangeWebhookDto {
   @RequiredText(128) instanceid!: string;
   @RequiredText(512) token!: string;
   @WebhookUrlParam() webhookUrl!: string;
   /** The notification kinds (docs/api.md 8.4); absent (or a JSON null) chooses the default set. */
   @NotificationKindsParam() events?: string | null;
+  /** The receiver's own headers, a JSON object text (section 12); absent keeps them, "{}" removes them. */
+  @WebhookHeadersParam() webhookHeaders?: string | null;
+  /** `hmac` or `ed25519` (section 12); absent keeps the scheme in force. */
+  @SignatureSchemeParam() signatureScheme?: string | null;
 }

@@ -1,10 +1,11 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { newSigningSecret, SecretBox } from '@gw/application';
-import { deliveryEnabled, needsNewSigningSecret } from '@gw/domain-instances';
+import { newSigningSecret, SecretBox, sealHeaders } from '@gw/application';
+import { deliveryEnabled, needsNewSigningKey, needsNewSigningSecret } from '@gw/domain-instances';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../shared/command-runner';
 import { InstanceAuthenticator } from '../instance-authenticator';
-import { signingSecretField } from '../signing-secret';
+import { receiverOptionsFields } from '../receiver-options-fields';
+import { signingSecretField, SigningKeyDraws } from '../signing-secret';
 import { WebhookTargetPolicy } from '../webhook-target-policy';
 import { ChangeWebhookCommand, type ChangeWebhookResult } from './change-webhook.command';
 
@@ -16,23 +17,34 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
     private readonly clock: Clock,
     private readonly secrets: SecretBox,
     private readonly auth: InstanceAuthenticator,
+    private readonly keys: SigningKeyDraws,
   ) {}
 
-  async execute({ instanceId, token, webhookUrl, events }: ChangeWebhookCommand): Promise<ChangeWebhookResult> {
+  async execute(command: ChangeWebhookCommand): Promise<ChangeWebhookResult> {
+    const { instanceId, token, webhookUrl, events, headers, signatureScheme } = command;
     const { state } = await this.runner.instances.handle(instanceId, async (current, scope) => {
       this.auth.authenticateCommand(instanceId, token, current, scope);
       // Only once authenticated, and once per request, even when a concurrent change makes the
       // runner decide again.
       const refusal = await scope.once('url refusal', () => this.policy.resolutionProblem(webhookUrl));
+      // An empty URL ignores the options, so their values are not even sealed then.
+      const options = webhookUrl === '' ? undefined : { headers, signatureScheme };
       return {
         type: 'ChangeWebhook',
         data: {
           url: webhookUrl,
           now: this.clock.now(),
           ...(events ? { events } : {}),
+          ...(options?.headers
+            ? { headers: scope.once('headers', () => sealHeaders(this.secrets, options.headers!)) }
+            : {}),
+          ...(options?.signatureScheme ? { signatureScheme: options.signatureScheme } : {}),
           // Only a first registration uses one; it is never stored in clear.
           ...(needsNewSigningSecret(current, webhookUrl)
             ? { newSigningSecret: this.secrets.seal(newSigningSecret()) }
+            : {}),
+          ...(needsNewSigningKey(current, webhookUrl, signatureScheme)
+            ? { newSigningKey: scope.once('key pair', () => this.keys.draw()) }
             : {}),
           ...(refusal ? { urlRefusal: refusal } : {}),
         },
@@ -44,6 +56,7 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
       enabled: deliveryEnabled(state, this.clock.now()),
       events: state.events,
       ...signingSecretField(this.secrets, state.encryptedSigningSecret),
+      ...receiverOptionsFields(state),
     };
   }
 }

@@ -1,8 +1,10 @@
 import { Codes } from '@gw/contract';
 import { operation, route, type HostName } from '../../http/operation';
-import { webhookSettings } from '../../openapi/answer-fields';
+import { kinds, signingSecret } from '../../openapi/answer-fields';
 import { boolean, object, text } from '../../openapi/json-schema';
 import { parseKindSet } from '../notification-kinds-param';
+import { receiverOptionsSchema } from '../receiver-options-fields';
+import { parseHeaders } from '../webhook-headers-param';
 import { ChangeWebhookCommand, type ChangeWebhookResult } from './change-webhook.command';
 import { ChangeWebhookDto } from './change-webhook.dto';
 import { ChangeWebhookHandler } from './change-webhook.handler';
@@ -21,20 +23,24 @@ const webhookRoute = (host: HostName, methods: readonly string[]) =>
         p.token,
         p.webhookUrl,
         typeof p.events === 'string' ? parseKindSet(p.events) : undefined,
+        typeof p.webhookHeaders === 'string' ? parseHeaders(p.webhookHeaders).pairs : undefined,
+        p.signatureScheme === 'hmac' || p.signatureScheme === 'ed25519' ? p.signatureScheme : undefined,
       ),
   });
 
-/** docs/api.md 4.4, 4.6 and 8.4. */
+/** docs/api.md 4.4, 4.6, 8.4 and section 12. */
 export const changeWebhook = operation({
   handler: ChangeWebhookHandler,
   routes: [webhookRoute('account', ['GET']), webhookRoute('instance', ['GET', 'POST'])],
   answer: {
     summary:
-      'Registers the webhook URL and its event kinds, or switches delivery off with an empty URL (4.4, 4.6, 8.4)',
+      "Registers the webhook URL, its event kinds and the receiver's options, or switches delivery off with an empty URL (4.4, 4.6, 8.4, 12)",
     fields: object<ChangeWebhookResult>({
       webhookUrl: text('as sent; "" when delivery was switched off'),
       enabled: boolean(),
-      ...webhookSettings,
+      events: kinds,
+      signingSecret,
+      ...receiverOptionsSchema,
     }),
     refusals: [Codes.InstanceAuthFailed, Codes.InstanceExpired, Codes.WebhookUrlRefused, Codes.ConcurrentChange],
   },

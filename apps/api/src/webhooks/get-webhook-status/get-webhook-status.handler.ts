@@ -1,10 +1,11 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { SecretBox } from '@gw/application';
 import { deliveryEnabled, instanceStatus } from '@gw/domain-instances';
-import type { InstancesQuery } from '@gw/projections';
+import type { ReadModels } from '@gw/projections';
 import { ReadModelsService } from '../../read-models/read-models.service';
 import { Clock } from '../../shared/clock';
 import { InstanceAuthenticator } from '../instance-authenticator';
+import { receiverOptionsFields } from '../receiver-options-fields';
 import { signingSecretField } from '../signing-secret';
 import { GetWebhookStatusQuery, type WebhookStatusResult } from './get-webhook-status.query';
 
@@ -18,7 +19,7 @@ export class GetWebhookStatusHandler implements IQueryHandler<GetWebhookStatusQu
   ) {}
 
   async execute({ instanceId, token }: GetWebhookStatusQuery): Promise<WebhookStatusResult> {
-    const instances: InstancesQuery = await this.readModels.current();
+    const instances: ReadModels = await this.readModels.current();
     const row = instances.findInstance(instanceId);
     this.auth.authenticate(instanceId, token, row?.tokenHash);
     if (!row) throw new Error('unreachable: authentication passed without an instance');
@@ -30,6 +31,8 @@ export class GetWebhookStatusHandler implements IQueryHandler<GetWebhookStatusQu
       events: row.events,
       ...(row.disabledReason ? { disabledReason: row.disabledReason } : {}),
       ...signingSecretField(this.secrets, row.encryptedSigningSecret),
+      ...receiverOptionsFields(row),
+      health: instances.endpointHealth(instanceId),
     };
   }
 }

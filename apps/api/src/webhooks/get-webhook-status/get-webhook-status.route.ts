@@ -1,7 +1,8 @@
 import { Codes } from '@gw/contract';
 import { operation, route } from '../../http/operation';
-import { instanceStatus, webhookSettings } from '../../openapi/answer-fields';
-import { boolean, object, optional, text } from '../../openapi/json-schema';
+import { instanceStatus, kinds, signingSecret } from '../../openapi/answer-fields';
+import { boolean, integer, nullable, object, optional, text, timestamp } from '../../openapi/json-schema';
+import { receiverOptionsSchema } from '../receiver-options-fields';
 import { GetWebhookStatusDto } from './get-webhook-status.dto';
 import { GetWebhookStatusHandler } from './get-webhook-status.handler';
 import { GetWebhookStatusQuery, type WebhookStatusResult } from './get-webhook-status.query';
@@ -20,13 +21,26 @@ export const getWebhookStatus = operation({
     }),
   ],
   answer: {
-    summary: "The instance's webhook URL, event kinds, delivery state and signing secret (4.5)",
+    summary:
+      "The instance's webhook URL, event kinds, options, delivery state, endpoint health and signing secret (4.5, 12)",
     fields: object<WebhookStatusResult>({
       webhookUrl: text('"" when none is registered'),
       enabled: boolean('true only while a URL is registered and the instance is active'),
       instanceStatus,
-      disabledReason: optional(text('why the receiver switched delivery off (410 Gone)')),
-      ...webhookSettings,
+      events: kinds,
+      disabledReason: optional(
+        text('why delivery was switched off: the receiver answered 410 Gone, or "failing" (section 12)'),
+      ),
+      signingSecret,
+      ...receiverOptionsSchema,
+      health: object<WebhookStatusResult['health']>(
+        {
+          consecutiveFailures: integer('failed attempts in a row since the last success'),
+          failingSince: nullable(timestamp('when the first of those failures was; null when none')),
+          lastSuccessAt: nullable(timestamp('the last delivered notification; null before any')),
+        },
+        "how the receiver has answered the instance's notifications (tests left out)",
+      ),
     }),
     refusals: [Codes.InstanceAuthFailed],
   },

@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { newSigningSecret, SecretBox, testWebhookId } from '@gw/application';
+import { newSigningSecret, openHeaders, SecretBox, testWebhookId } from '@gw/application';
 import { signingSecretsAt, type CreatedInstance } from '@gw/domain-instances';
 import { testNotificationBody } from '@gw/domain-notifications';
 import { UNREADABLE_SECRET_ATTEMPT, WebhookSender } from '@gw/webhook-delivery';
@@ -72,13 +72,14 @@ export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand, T
   private async attempt(instanceId: string, webhookUrl: string, state: CreatedInstance): Promise<TestWebhookResult> {
     const at = this.clock.now();
     const webhookId = testWebhookId();
-    const signingSecrets = this.openSecrets(signingSecretsAt(state, at));
-    const result = signingSecrets
+    const opened = this.open(signingSecretsAt(state, at), state.webhookHeaders.sealed);
+    // The receiver's headers go on a test to an explicit URL too (section 12).
+    const result = opened
       ? await this.sender.send({
           url: webhookUrl === '' ? state.webhookUrl : webhookUrl,
           webhookId,
           body: JSON.stringify(testNotificationBody(instanceId, at)),
-          signingSecrets,
+          ...opened,
         })
       : UNREADABLE_SECRET_ATTEMPT;
     const { status, error, durationMs } = result;
@@ -90,11 +91,17 @@ export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand, T
     return { delivered: status >= 200 && status < 300, status, durationMs, error };
   }
 
-  /** The secrets in clear, or null when SECRETS_KEY cannot open them: the attempt then fails as the
-   * notifier's would, recorded, rather than the request. */
-  private openSecrets(sealed: readonly string[]): string[] | null {
+  /** The secrets and headers in clear, or null when SECRETS_KEY cannot open them: the attempt then
+   * fails as the notifier's would, recorded, rather than the request. */
+  private open(
+    sealedSecrets: readonly string[],
+    sealedHeaders: string | null,
+  ): { signingSecrets: string[]; headers: Array<[string, string]> } | null {
     try {
-      return sealed.map((secret) => this.secrets.open(secret));
+      return {
+        signingSecrets: sealedSecrets.map((secret) => this.secrets.open(secret)),
+        headers: openHeaders(this.secrets, sealedHeaders),
+      };
     } catch {
       return null;
     }
