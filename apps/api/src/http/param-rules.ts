@@ -51,8 +51,18 @@ const WellFormed = () =>
 /** A required string parameter: missing or empty is 0001; wrong type, too long, control characters
  * or text that is not well-formed is 0002. The rules run in this order and stop at the first failure. */
 export function RequiredText(maxLength: number): PropertyDecorator {
+  return givenText(maxLength, false, '$property is required');
+}
+
+/** A parameter that must be given but may be empty (setInstanceLabel's `label`: empty removes it);
+ * otherwise as RequiredText. */
+export function PresentText(maxLength: number): PropertyDecorator {
+  return givenText(maxLength, true, '$property is required (send it empty to remove it)');
+}
+
+function givenText(maxLength: number, allowEmpty: boolean, missing: string): PropertyDecorator {
   return applyDecorators(
-    IsGiven(false, '$property is required'),
+    IsGiven(allowEmpty, missing),
     IsString(withCode(Codes.MalformedParameter, '$property must be a string')),
     MaxLength(maxLength, withCode(Codes.MalformedParameter, `$property must be at most ${maxLength} characters`)),
     Matches(NO_CONTROL_CHARACTERS, withCode(Codes.MalformedParameter, '$property must not contain control characters')),
@@ -156,18 +166,6 @@ export function SignatureSchemeParam(): PropertyDecorator {
       [...SIGNATURE_SCHEMES],
       withCode(Codes.MalformedParameter, `$property must be one of ${SIGNATURE_SCHEMES.join(', ')}`),
     ),
-  );
-}
-
-/** A parameter that must be given but may be empty (setInstanceLabel's `label`: empty removes it);
- * otherwise as RequiredText. */
-export function PresentText(maxLength: number): PropertyDecorator {
-  return applyDecorators(
-    IsGiven(true, '$property is required (send it empty to remove it)'),
-    IsString(withCode(Codes.MalformedParameter, '$property must be a string')),
-    MaxLength(maxLength, withCode(Codes.MalformedParameter, `$property must be at most ${maxLength} characters`)),
-    Matches(NO_CONTROL_CHARACTERS, withCode(Codes.MalformedParameter, '$property must not contain control characters')),
-    WellFormed(),
   );
 }
 
