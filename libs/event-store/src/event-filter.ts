@@ -8,3 +8,8 @@ export function matchesFilter(event: RecordedEvent, filter: EventFilter | undefi
   if (filter.eventTypes && !filter.eventTypes.includes(event.type)) return false;
   return true;
 }
+
+/** The event as a read with `filter` returns it: without its data when the filter asks so of its type. */
+export function asFiltered(event: RecordedEvent, filter: EventFilter | undefined): RecordedEvent {
+  return filter?.typesWithoutData?.includes(event.type) ? { ...event, data: undefined } : event;
+}

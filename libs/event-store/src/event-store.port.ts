@@ -26,7 +26,8 @@ export interface RecordedEvent {
   /** Position in the global log; grows across all streams. */
   position: bigint;
   type: string;
-  /** undefined for an event whose stored data is no longer valid JSON (see UNREADABLE_KEY). */
+  /** undefined for an event whose stored data is no longer valid JSON (see UNREADABLE_KEY), and for an
+   * event of a type the read asked without data (EventFilter.typesWithoutData). */
   data: unknown;
   /** As the writer gave it, plus the hash chain the store adds (`chain`; see event-chain.ts). */
   metadata: Record<string, unknown>;
@@ -46,6 +47,10 @@ export interface AppendResult {
 export interface EventFilter {
   streamNamePrefixes?: readonly string[];
   eventTypes?: readonly string[];
+  /** Not a criterion: matching events of these types come back with `data` undefined, for a reader
+   * that needs only their stream, type, position, metadata and time; the store then neither returns
+   * nor decodes their data (most of the log's bytes, for recorded messages). */
+  typesWithoutData?: readonly string[];
 }
 
 /** Where a read of the global log starts, how much it returns, and which events. */

@@ -2,7 +2,7 @@ import { INBOX_STREAM_PREFIX } from '@gw/domain-inbox';
 import { INSTANCE_STREAM_PREFIX } from '@gw/domain-instances';
 import { NOTIFICATIONS_STREAM_PREFIX } from '@gw/domain-notifications';
 import { INSTANCE_ROW_EVENT_TYPES, type InstancesQuery } from './instances.read-model';
-import { USAGE_EVENT_TYPES, type UsageQuery } from './usage.read-model';
+import { USAGE_EVENT_TYPES, USAGE_TYPES_WITHOUT_DATA, type UsageQuery } from './usage.read-model';
 import { DELIVERY_ATTEMPT_TYPES, type WebhookLogsQuery } from './webhook-logs.read-model';
 
 /** The API's read models, as its queries see them. */
@@ -22,5 +22,8 @@ export const PROJECTED_EVENT_TYPES: readonly string[] = [
   ...new Set([...INSTANCE_ROW_EVENT_TYPES, ...DELIVERY_ATTEMPT_TYPES, ...USAGE_EVENT_TYPES]),
 ];
 
+/** Event types the read models read without their data (see USAGE_TYPES_WITHOUT_DATA). */
+export const PROJECTED_TYPES_WITHOUT_DATA: readonly string[] = USAGE_TYPES_WITHOUT_DATA;
+
 /** Bumped whenever the projection's output changes, so stored read models are rebuilt on start. */
-export const PROJECTION_VERSION = 7;
+export const PROJECTION_VERSION = 8;

@@ -1,4 +1,4 @@
-import type { InboxEvent } from '@gw/domain-inbox';
+import { INBOX_STREAM_PREFIX, type InboxEvent } from '@gw/domain-inbox';
 import type { DeliveryAttemptFailed, NotificationDelivered } from '@gw/domain-notifications';
 
 /** One instance's counts on one UTC day (docs/api.md 13.3). */
@@ -27,19 +27,36 @@ export const USAGE_EVENT_TYPES: ReadonlyArray<
   InboxEvent['type'] | NotificationDelivered['type'] | DeliveryAttemptFailed['type']
 > = ['MessageReceived', 'AckReceived', 'NotificationDelivered', 'DeliveryAttemptFailed'];
 
+/** The counted types whose data the usage model does not read: their stream names the instance and
+ * their record time the day, so a rebuild need not read or decode the messages themselves (most of
+ * the log's bytes). */
+export const USAGE_TYPES_WITHOUT_DATA: ReadonlyArray<InboxEvent['type']> = ['MessageReceived', 'AckReceived'];
+
 type Counter = 'messages' | 'acks' | 'notificationsDelivered' | 'attemptsFailed';
 
-/** What an event adds to the usage: its instance, UTC day and counter; undefined for another event. */
+/** What an event adds to the usage: its instance, UTC day and counter; undefined for another event.
+ * A message or ack counts on the day it was recorded (the store's time; its data may be absent), a
+ * delivery outcome on the day of its attempt. */
 export function usageOf(event: {
   type: string;
+  streamName: string;
   data: unknown;
+  recordedAt: string;
 }): { instanceId: string; day: string; counter: Counter } | undefined {
-  const data = event.data as { instanceId?: string; receivedAt?: string; at?: string };
   const counter = COUNTERS[event.type];
-  const at = counter === 'messages' || counter === 'acks' ? data.receivedAt : data.at;
-  if (!counter || typeof data.instanceId !== 'string' || typeof at !== 'string') return undefined;
+  if (!counter) return undefined;
+  let instanceId: unknown;
+  let at: unknown;
+  if (counter === 'messages' || counter === 'acks') {
+    if (!event.streamName.startsWith(INBOX_STREAM_PREFIX)) return undefined;
+    instanceId = event.streamName.slice(INBOX_STREAM_PREFIX.length);
+    at = event.recordedAt;
+  } else {
+    ({ instanceId, at } = (event.data ?? {}) as { instanceId?: unknown; at?: unknown });
+  }
+  if (typeof instanceId !== 'string' || typeof at !== 'string') return undefined;
   // ISO 8601 UTC timestamps: the day is their first ten characters.
-  return { instanceId: data.instanceId, day: at.slice(0, 10), counter };
+  return { instanceId, day: at.slice(0, 10), counter };
 }
 
 const COUNTERS: Record<string, Counter | undefined> = {

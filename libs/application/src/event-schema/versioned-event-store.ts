@@ -130,11 +130,12 @@ export class VersionedEventStore implements EventStore {
     const schema = this.schemas.get(event.type);
     if (schema === undefined) return event;
     const stored = event.metadata[SCHEMA_VERSION_KEY] ?? 1;
-    if (stored === schema.version) return event;
+    // Nothing to upcast: the read asked for the event without its data, or its data is unreadable.
+    if (stored === schema.version || event.data === undefined) return event;
     if (typeof stored !== 'number' || !Number.isInteger(stored) || stored < 1 || stored > schema.version) {
       throw new UnreadableEventVersion(event.type, stored, schema.version, event.streamName, event.revision);
     }
-    let data = event.data;
+    let data: unknown = event.data;
     for (let version = stored; version < schema.version; version++) data = schema.upcasters[version](data);
     return { ...event, data, metadata: { ...event.metadata, [SCHEMA_VERSION_KEY]: schema.version } };
   }

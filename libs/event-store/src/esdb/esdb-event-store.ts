@@ -24,7 +24,7 @@ import type {
   SubscriptionMessage,
 } from '../event-store.port';
 import { UNREADABLE_KEY } from '../event-chain';
-import { matchesFilter } from '../event-filter';
+import { asFiltered, matchesFilter } from '../event-filter';
 import { translateEsdbError } from './esdb-errors';
 import { appendChained } from './esdb-append';
 import { subscriptionMessages } from './esdb-subscription';
@@ -87,7 +87,7 @@ export class EsdbEventStore implements EventStore {
     for (;;) {
       const page = await this.readAllPage(after, READ_PAGE);
       for (const event of page.events) {
-        if (matchesFilter(event, options.filter)) found.push(event);
+        if (matchesFilter(event, options.filter)) found.push(asFiltered(event, options.filter));
         if (found.length >= wanted) return found;
       }
       if (page.exhausted) return found;

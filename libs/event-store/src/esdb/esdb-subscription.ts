@@ -1,5 +1,5 @@
 import type { AllStreamResolvedEvent, AllStreamSubscription } from '@eventstore/db-client';
-import { matchesFilter } from '../event-filter';
+import { asFiltered, matchesFilter } from '../event-filter';
 import type { RecordedEvent, SubscribeOptions, SubscriptionMessage } from '../event-store.port';
 
 type Item = SubscriptionMessage | { kind: 'failed'; error: unknown } | { kind: 'ended' };
@@ -31,7 +31,8 @@ export async function* subscriptionMessages(
   subscription.on('data', (resolved: AllStreamResolvedEvent) => {
     const event = toRecorded(resolved);
     const position = event?.position ?? resolved.event?.position?.commit;
-    if (event && matchesFilter(event, options.filter)) push({ kind: 'event', event });
+    if (event && matchesFilter(event, options.filter))
+      push({ kind: 'event', event: asFiltered(event, options.filter) });
     else if (position !== undefined) push({ kind: 'checkpoint', position });
   });
   subscription.on('caughtUp', () => push({ kind: 'caughtUp', position: -1n }));

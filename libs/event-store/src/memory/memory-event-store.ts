@@ -11,7 +11,7 @@ import type {
   SubscribeOptions,
   SubscriptionMessage,
 } from '../event-store.port';
-import { matchesFilter } from '../event-filter';
+import { asFiltered, matchesFilter } from '../event-filter';
 import { CHAIN_KEY, chainHashOfJson, storedChain, withoutChain } from '../event-chain';
 
 /** The log itself, which several clients (MemoryEventStore) of one process may share. */
@@ -117,7 +117,7 @@ export class MemoryEventStore implements EventStore {
     const max = options.maxCount ?? Infinity;
     for (let i = Number(options.after ?? 0n); i < this.log.events.length && found.length < max; i++) {
       const event = this.log.events[i];
-      if (event && matchesFilter(event, options.filter)) found.push(copy(event));
+      if (event && matchesFilter(event, options.filter)) found.push(asFiltered(copy(event), options.filter));
     }
     return found;
   }
@@ -134,7 +134,8 @@ export class MemoryEventStore implements EventStore {
       const head = this.log.events.length;
       for (; next < head; next++) {
         const event = this.log.events[next];
-        if (event && matchesFilter(event, options.filter)) yield { kind: 'event', event: copy(event) };
+        if (event && matchesFilter(event, options.filter))
+          yield { kind: 'event', event: asFiltered(copy(event), options.filter) };
         if (options.signal?.aborted) return;
       }
       if (caughtUpAt !== head) {

@@ -19,13 +19,12 @@ import { startWalCheckpointer, truncateWal, warnAtMostEveryMinute, type WalCheck
 import { WalSync } from './wal-sync';
 import { retryWhileLocked } from './sqlite-lock-retry';
 import { FilteredReads, toRecorded } from './sqlite-reads';
-import type { EventRow } from './sqlite-schema';
 import { openDatabase, prepareStatements, type Statements } from './sqlite-statements';
 import type { SqliteEventStoreOptions } from './sqlite-event-store-options';
 
 const APPENDED = 'appended';
 
-/** Positions a filtered read scans per query (rowsAfter): a few milliseconds of the event loop. */
+/** Positions a filtered read scans per query (eventsAfter): a few milliseconds of the event loop. */
 const FILTER_WINDOW = 20_000;
 
 /**
@@ -164,17 +163,17 @@ export class SqliteEventStore implements EventStore {
     const upTo = filter
       ? await this.withLockRetry(() => this.statements.head.get()?.head ?? 0n)
       : BigInt(Number.MAX_SAFE_INTEGER);
-    return (await this.rowsAfter(after, upTo, maxCount, filter)).map(toRecorded);
+    return this.eventsAfter(after, upTo, maxCount, filter);
   }
 
-  /** The rows after `after` up to `upTo` that pass `filter`, at most `limit` (-1: all); see scan. */
-  private rowsAfter(
+  /** The events after `after` up to `upTo` that pass `filter`, at most `limit` (-1: all); see scan. */
+  private eventsAfter(
     after: bigint,
     upTo: bigint,
     limit: number,
     filter?: EventFilter,
     signal?: AbortSignal,
-  ): Promise<EventRow[]> {
+  ): Promise<RecordedEvent[]> {
     return this.filteredReads.scan(after, upTo, limit, {
       filter,
       window: this.filterWindow,
@@ -234,15 +233,15 @@ export class SqliteEventStore implements EventStore {
     let reportedHead = -1n;
     while (!signal?.aborted && !this.closed) {
       const head = await this.headPosition();
-      const rows = await this.rowsAfter(position, head, this.batchSize, filter, signal);
+      const events = await this.eventsAfter(position, head, this.batchSize, filter, signal);
       // An aborted scan stopped short of the head: nothing of it is reported, no checkpoint either.
       if (signal?.aborted) return;
-      for (const row of rows) {
+      for (const event of events) {
         if (signal?.aborted) return;
-        position = row.position;
-        yield { kind: 'event', event: toRecorded(row) };
+        position = event.position;
+        yield { kind: 'event', event };
       }
-      if (rows.length === this.batchSize) continue;
+      if (events.length === this.batchSize) continue;
       if (position < head) {
         // The filter skipped the rest up to head: report it, so a consumer's checkpoint can move on.
         position = head;

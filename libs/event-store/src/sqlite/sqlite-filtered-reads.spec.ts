@@ -95,8 +95,8 @@ describe('filtered reads of the embedded store, in windows of positions', () => 
     const reads = store['filteredReads'];
     const controller = new AbortController();
     let queries = 0;
-    const read = reads.rows.bind(reads);
-    jest.spyOn(reads, 'rows').mockImplementation((...args) => {
+    const read = reads.events.bind(reads);
+    jest.spyOn(reads, 'events').mockImplementation((...args) => {
       // Aborted during the sixth window's query, which finds the first rare event (position 37): no
       // seventh is made (29 windows make the whole log), and what was found is not delivered.
       if (++queries === 6) controller.abort();

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { isNotificationEvent } from '@gw/domain-notifications';
 import type { RecordedEvent } from '@gw/event-store';
 import type { EndpointHealth } from '../webhook-logs.read-model';
@@ -22,21 +23,29 @@ interface HealthRow {
 
 const NO_ATTEMPT_YET: EndpointHealth = { consecutiveFailures: 0, failingSince: null, lastSuccessAt: null };
 
+/** Instances whose health is kept in memory, as many as the instance rows cached beside it. */
+const CACHED_HEALTH = 20_000;
+
+type StoredHealth = Readonly<EndpointHealth & { position: bigint }>;
+
 /**
  * Each instance's endpoint health (docs/api.md section 12), from its notifications' attempts (tests
  * left out: they may go to another URL): failures in a row since the last success, when the first
  * of them was made, and when the last success was. Kept apart from the attempts, which are pruned.
  * An attempt at or below the row's position was counted already, so applying it twice is harmless.
+ * Every status read asks for it, and a rebuild folds every attempt into it, so rows are cached as
+ * committed (instances without attempts too).
  */
 export class SqliteEndpointHealth {
   private readonly statements;
+  private readonly cache = new LRUCache<string, StoredHealth>({ max: CACHED_HEALTH });
 
   constructor(db: Database.Database) {
     this.statements = {
       find: db.prepare<[string], HealthRow>('SELECT * FROM endpoint_health WHERE instance_id = ?'),
-      upsert: db.prepare(
+      upsert: db.prepare<[string, number, string | null, string | null, bigint]>(
         `INSERT INTO endpoint_health (instance_id, consecutive_failures, failing_since, last_success_at, position)
-         VALUES (@instanceId, @consecutiveFailures, @failingSince, @lastSuccessAt, @position)
+         VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (instance_id) DO UPDATE SET consecutive_failures = excluded.consecutive_failures,
            failing_since = excluded.failing_since, last_success_at = excluded.last_success_at,
            position = excluded.position`,
@@ -44,16 +53,15 @@ export class SqliteEndpointHealth {
     };
   }
 
-  /** Counts the attempts of a batch, inside the caller's transaction. */
-  apply(events: readonly RecordedEvent[]): void {
-    const touched = new Map<string, EndpointHealth & { position: bigint }>();
+  /** Counts the attempts of a batch, inside the caller's transaction. Each instance it touches is named
+   * in `touched`, which the caller hands to `committed` or `forget` once the transaction has ended. */
+  apply(events: readonly RecordedEvent[], touched: Map<string, StoredHealth>): void {
     for (const event of events) {
       if (!isNotificationEvent(event)) continue;
       if (event.type !== 'DeliveryAttemptFailed' && event.type !== 'NotificationDelivered') continue;
       const { instanceId, at } = event.data;
-      const current = touched.get(instanceId) ?? this.stored(instanceId);
-      if (current && event.position <= current.position) continue;
-      const before = current ?? { ...NO_ATTEMPT_YET, position: 0n };
+      const before = touched.get(instanceId) ?? this.stored(instanceId);
+      if (event.position <= before.position) continue;
       touched.set(
         instanceId,
         event.type === 'NotificationDelivered'
@@ -66,23 +74,47 @@ export class SqliteEndpointHealth {
             },
       );
     }
-    for (const [instanceId, health] of touched) this.statements.upsert.run({ instanceId, ...health });
+    for (const [instanceId, health] of touched)
+      this.statements.upsert.run(
+        instanceId,
+        health.consecutiveFailures,
+        health.failingSince,
+        health.lastSuccessAt,
+        health.position,
+      );
+  }
+
+  /** The transaction that applied `touched` committed: the cache holds what it wrote. */
+  committed(touched: ReadonlyMap<string, StoredHealth>): void {
+    for (const [id, health] of touched) this.cache.set(id, Object.freeze(health));
+  }
+
+  /** The transaction that applied them did not commit: what is cached of them may be wrong. */
+  forget(instanceIds: Iterable<string>): void {
+    for (const id of instanceIds) this.cache.delete(id);
   }
 
   health(instanceId: string): EndpointHealth {
-    const { position: _position, ...health } = this.stored(instanceId) ?? { ...NO_ATTEMPT_YET, position: 0n };
-    return health;
+    const { consecutiveFailures, failingSince, lastSuccessAt } = this.stored(instanceId);
+    return { consecutiveFailures, failingSince, lastSuccessAt };
   }
 
-  private stored(instanceId: string): (EndpointHealth & { position: bigint }) | undefined {
+  /** The instance's committed row (its cached copy), or no attempt yet at position 0. */
+  private stored(instanceId: string): StoredHealth {
+    const cached = this.cache.get(instanceId);
+    if (cached) return cached;
     const row = this.statements.find.get(instanceId);
-    return (
-      row && {
-        consecutiveFailures: Number(row.consecutive_failures),
-        failingSince: row.failing_since,
-        lastSuccessAt: row.last_success_at,
-        position: row.position,
-      }
+    const health: StoredHealth = Object.freeze(
+      row
+        ? {
+            consecutiveFailures: Number(row.consecutive_failures),
+            failingSince: row.failing_since,
+            lastSuccessAt: row.last_success_at,
+            position: row.position,
+          }
+        : { ...NO_ATTEMPT_YET, position: 0n },
     );
+    this.cache.set(instanceId, health);
+    return health;
   }
 }

@@ -3,7 +3,12 @@ import type { RecordedEvent } from '@gw/event-store';
 import { preparePrivateDatabaseFile, startWalCheckpointer, type WalCheckpointer } from '@gw/event-store/sqlite';
 import type { InstanceRow, InstancesPage } from '../instances.read-model';
 import type { ProjectionTarget } from '../projection-runner';
-import { PROJECTED_EVENT_TYPES, PROJECTION_VERSION, type ReadModels } from '../read-models';
+import {
+  PROJECTED_EVENT_TYPES,
+  PROJECTED_TYPES_WITHOUT_DATA,
+  PROJECTION_VERSION,
+  type ReadModels,
+} from '../read-models';
 import type { UsageRow } from '../usage.read-model';
 import type { DeliveryAttemptRow, EndpointHealth } from '../webhook-logs.read-model';
 import { ENDPOINT_HEALTH_SCHEMA, SqliteEndpointHealth } from './sqlite-endpoint-health';
@@ -25,6 +30,8 @@ const CATCH_UP_CACHE_KIB = 64 * 1024;
 export class SqliteReadModels implements ProjectionTarget, ReadModels {
   /** NotificationCreated and the like are left unread in the store. */
   readonly eventTypes = PROJECTED_EVENT_TYPES;
+  /** Recorded messages and acks are counted without reading them. */
+  readonly typesWithoutData = PROJECTED_TYPES_WITHOUT_DATA;
   private readonly db: Database.Database;
   private readonly meta;
   private readonly instances: SqliteInstances;
@@ -67,15 +74,20 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
   /** Applies events (in log order) and moves the checkpoint, atomically. */
   apply(events: readonly RecordedEvent[], checkpoint: bigint): void {
     const touched = new Map<string, InstanceRow | undefined>();
+    const healthTouched: Parameters<SqliteEndpointHealth['apply']>[1] = new Map();
     const bulk = this.liveCacheSize !== undefined;
     try {
       this.db.transaction(() => {
         this.instances.apply(events, touched);
         this.webhookLogs.apply(events, bulk);
-        this.health.apply(events);
+        this.health.apply(events, healthTouched);
         this.usageCounts.apply(events);
         if (checkpoint > this.checkpoint()) this.meta.set.run('checkpoint', checkpoint.toString());
       })();
+      this.health.committed(healthTouched);
+    } catch (error) {
+      this.health.forget(healthTouched.keys());
+      throw error;
     } finally {
       // Committed or not, the cached rows of these instances are no longer to be trusted.
       this.instances.forget(touched.keys());

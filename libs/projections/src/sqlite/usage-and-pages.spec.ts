@@ -13,11 +13,16 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 let position = 0n;
 const revisions = new Map<string, bigint>();
-function event(streamName: string, type: string, data: Record<string, unknown>): RecordedEvent {
+function event(
+  streamName: string,
+  type: string,
+  data: Record<string, unknown> | undefined,
+  recordedAt = '',
+): RecordedEvent {
   const revision = (revisions.get(streamName) ?? -1n) + 1n;
   revisions.set(streamName, revision);
   position += 1n;
-  return { id: `e-${position}`, streamName, revision, position, type, data, metadata: {}, recordedAt: '' };
+  return { id: `e-${position}`, streamName, revision, position, type, data, metadata: {}, recordedAt };
 }
 const created = (id: string, accountId: string, createdAt: string, expiresAt = '2026-03-01T00:00:00.000Z') =>
   event(`instance-${id}`, 'InstanceCreated', {
@@ -30,10 +35,10 @@ const created = (id: string, accountId: string, createdAt: string, expiresAt = '
   });
 const labelled = (id: string, label: string | null) =>
   event(`instance-${id}`, 'InstanceLabelSet', { instanceId: id, label, setAt: '2026-01-02T00:00:00.000Z' });
-const message = (id: string, receivedAt: string) =>
-  event(`inbox-${id}`, 'MessageReceived', { instanceId: id, message: { id: `m${position}` }, receivedAt });
-const ack = (id: string, receivedAt: string) =>
-  event(`inbox-${id}`, 'AckReceived', { instanceId: id, ack: { id: `a${position}` }, receivedAt });
+// Messages and acks as the store hands them to the read models: without their data (the model asks
+// for them so), counted by their stream and the time they were recorded.
+const message = (id: string, recordedAt: string) => event(`inbox-${id}`, 'MessageReceived', undefined, recordedAt);
+const ack = (id: string, recordedAt: string) => event(`inbox-${id}`, 'AckReceived', undefined, recordedAt);
 const attempt = (id: string, type: 'NotificationDelivered' | 'DeliveryAttemptFailed', at: string) =>
   event(`notifications-${id}`, type, {
     instanceId: id,

@@ -29,5 +29,24 @@ export function globalLogContract(current: ContractContext): void {
       const byType = await current.store.readAll({ after: before, filter: { eventTypes: ['X'] } });
       expect(byType.map((e) => e.streamName.split('-')[0])).toEqual(['keep', 'drop']);
     });
+
+    it('returns the types a filter names without their data, everything else about them intact', async () => {
+      const before = await current.store.headPosition();
+      const name = stream('light');
+      await current.store.append(
+        name,
+        [event('Heavy', { body: 'x'.repeat(5000) }), event('Kept', { n: 2 })],
+        'no_stream',
+      );
+      const full = await current.store.readAll({ after: before });
+      const light = await current.store.readAll({
+        after: before,
+        filter: { streamNamePrefixes: ['light-'], typesWithoutData: ['Heavy'] },
+      });
+      expect(light).toEqual([{ ...full[0], data: undefined }, full[1]]);
+      expect(light[0]).toEqual(expect.objectContaining({ streamName: name, type: 'Heavy', revision: 0n }));
+      // The next read without the option has the data again: nothing was changed in the store.
+      expect((await current.store.readAll({ after: before }))[0].data).toEqual({ body: 'x'.repeat(5000) });
+    });
   });
 }

@@ -59,6 +59,29 @@ export function subscriptionContract(current: ContractContext): void {
       expect(last).toEqual({ kind: 'caughtUp', position: head });
     });
 
+    it('delivers the types a filter names without their data, while catching up and live', async () => {
+      const start = await current.store.headPosition();
+      await current.store.append(
+        stream('thin'),
+        [event('Heavy', { body: 'old' }), event('Kept', { n: 1 })],
+        'no_stream',
+      );
+      const { events } = await collect(
+        current.store,
+        { after: start, filter: { streamNamePrefixes: ['thin-'], typesWithoutData: ['Heavy'] } },
+        (seen, message) => {
+          if (message.kind === 'caughtUp' && seen.length === 2)
+            void current.store.append(stream('thin'), [event('Heavy', { body: 'new' })], 'no_stream');
+          return seen.length >= 3;
+        },
+      );
+      expect(events.map((e) => [e.type, e.data])).toEqual([
+        ['Heavy', undefined],
+        ['Kept', { n: 1 }],
+        ['Heavy', undefined],
+      ]);
+    });
+
     it('sees events appended by another client while live', async () => {
       const start = await current.store.headPosition();
       const other = await current.fixture.openAnother();
