@@ -1,4 +1,12 @@
-import { expectFailure, expectSuccess, get, postJson, request } from '@gw/testing';
+import {
+  clearOfUtcMidnight,
+  expectFailure,
+  expectSuccess,
+  get,
+  postJson,
+  request,
+  utcToday as today,
+} from '@gw/testing';
 import { ApiOnStore, STORES } from './support/api-on-store';
 import { INTERNAL_TOKEN, ISO_MS, selfService, type Account, type SelfService } from './support/self-service';
 
@@ -6,7 +14,6 @@ import { INTERNAL_TOKEN, ISO_MS, selfService, type Account, type SelfService } f
  * the ingest host, the owner reads them with getInstanceState and listInstances, and the account
  * holder reads the counts of getUsage (the notifier's counts are in apps/notifier/test). */
 
-const today = () => new Date().toISOString().slice(0, 10);
 const dayOffset = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 describe.each(STORES)('connection states and usage on %s', (_store, onEsdb) => {
@@ -86,6 +93,7 @@ describe.each(STORES)('connection states and usage on %s', (_store, onEsdb) => {
 
   describe('usage (13.3)', () => {
     it("counts each instance's messages and acks of today, with the account's totals", async () => {
+      await clearOfUtcMidnight(30_000);
       const holder = await c.newAccount();
       const [a, b] = [await c.newInstance(holder), await c.newInstance(holder)];
       for (const id of ['u1', 'u2', 'u3']) expect((await c.ingest(a.instanceid, 'messages', id)).status).toBe(202);
@@ -115,7 +123,7 @@ describe.each(STORES)('connection states and usage on %s', (_store, onEsdb) => {
       expect(one.usage.map((u: { instanceid: string }) => u.instanceid)).toEqual([b.instanceid]);
       expect(one.totals).toEqual({ messages: 1, acks: 0, notificationsDelivered: 0, attemptsFailed: 0 });
       expectFailure(await usage({ instanceid: b.instanceid }, who), ['0005']);
-    });
+    }, 120_000);
 
     it('refuses bad dates and ranges with 0002, and a wrong key with 0003', async () => {
       for (const params of <Array<Record<string, string>>>[

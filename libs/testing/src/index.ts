@@ -6,3 +6,4 @@ export * from './expired-instance';
 export * from './webhook-receiver';
 export * from './fake-clock';
 export * from './json-schema-check';
+export * from './utc-day';
