@@ -13,54 +13,43 @@ const refuse = (files, patterns, ignores = []) => ({
   ignores: [...testFiles, ...ignores],
   rules: { 'no-restricted-imports': ['error', { paths: [], patterns }] },
 });
+/** The same with typescript-eslint's rule, which adds to the domain's restrictions (and knows type-only
+ * imports) rather than replacing the core rule's. */
+const refuseTs = (files, patterns, ignores = []) => ({
+  files,
+  ignores: [...testFiles, ...ignores],
+  rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [], patterns }] },
+});
 const onlyInAdapter = (client, adapter) => ({
   group: [client],
   message: `Only the ${adapter} adapter (libs/event-store/src/${adapter}) imports ${client}.`,
 });
 
 export const storeAccess = [
-  {
-    // Code sees the event-store port; which adapter runs is chosen where a process is put together:
-    // an app's main.ts, or a tool. The read models' SQLite files borrow the embedded adapter's file
-    // handling (below). The typescript-eslint rule, not the core one, so that this adds to the domain's
-    // restrictions rather than replacing them.
-    files: ['apps/**/*.ts', 'libs/**/*.ts'],
-    ignores: ['apps/*/src/main.ts', ...testFiles, 'libs/event-store/**', 'libs/projections/src/sqlite/**'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [],
-          patterns: [
-            {
-              regex: STORE_ADAPTER_ENTRIES,
-              caseSensitive: true,
-              message: 'Use the port (@gw/event-store); an adapter is chosen in main.ts.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['libs/projections/src/sqlite/**/*.ts'],
-    ignores: testFiles,
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [],
-          patterns: [
-            {
-              regex: '^@gw/event-store/(esdb|memory|open)$',
-              caseSensitive: true,
-              message: 'The read models use the port, and only the SQLite file handling of @gw/event-store/sqlite.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // Code sees the event-store port; which adapter runs is chosen where a process is put together:
+  // an app's main.ts, or a tool. The read models' SQLite files borrow the embedded adapter's file
+  // handling (below).
+  refuseTs(
+    ['apps/**/*.ts', 'libs/**/*.ts'],
+    [
+      {
+        regex: STORE_ADAPTER_ENTRIES,
+        caseSensitive: true,
+        message: 'Use the port (@gw/event-store); an adapter is chosen in main.ts.',
+      },
+    ],
+    ['apps/*/src/main.ts', 'libs/event-store/**', 'libs/projections/src/sqlite/**'],
+  ),
+  refuseTs(
+    ['libs/projections/src/sqlite/**/*.ts'],
+    [
+      {
+        regex: '^@gw/event-store/(esdb|memory|open)$',
+        caseSensitive: true,
+        message: 'The read models use the port, and only the SQLite file handling of @gw/event-store/sqlite.',
+      },
+    ],
+  ),
   // Inside the store libs, each client stays in its adapter's folder, and the port's files import no
   // adapter, so that `@gw/event-store` loads neither client.
   refuse(
@@ -84,28 +73,19 @@ export const storeAccess = [
       'libs/event-store/src/esdb/**',
     ],
   ),
-  {
-    // `open` names the EventStoreDB adapter only as a type and requires it when chosen: loading its
-    // client costs every process on the embedded store about 150 ms at start.
-    files: ['libs/event-store/src/open/**/*.ts'],
-    ignores: testFiles,
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [],
-          patterns: [
-            {
-              regex: '/esdb(/|$)',
-              caseSensitive: true,
-              allowTypeImports: true,
-              message: 'Require the EventStoreDB adapter lazily, when chosen.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // `open` names the EventStoreDB adapter only as a type and requires it when chosen: loading its
+  // client costs every process on the embedded store about 150 ms at start.
+  refuseTs(
+    ['libs/event-store/src/open/**/*.ts'],
+    [
+      {
+        regex: '/esdb(/|$)',
+        caseSensitive: true,
+        allowTypeImports: true,
+        message: 'Require the EventStoreDB adapter lazily, when chosen.',
+      },
+    ],
+  ),
   refuse(['libs/event-store/src/sqlite/**/*.ts'], [onlyInAdapter('@eventstore/*', 'esdb')]),
   refuse(['libs/event-store/src/esdb/**/*.ts'], [onlyInAdapter('better-sqlite3', 'sqlite')]),
   refuse(
