@@ -116,4 +116,33 @@ describe('the dashboard', () => {
     expect(expectSuccess(await s.status(made))).toMatchObject({ webhookUrl: '', enabled: false });
     await s.page.getByText('Delivery is off: no webhook URL is registered.').waitFor();
   });
+
+  it('keeps the forms disabled until the status arrives, so that it cannot replace what was typed', async () => {
+    await s.button('Close instance').click();
+    // Opening checks the credentials with one status call; the view then reads it again to fill its
+    // forms. That second answer is held back until the test has looked at the page.
+    let calls = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held = new Promise<void>((arrived) =>
+      s.page.route('**/getWebhookStatus', async (route) => {
+        if (++calls === 2) {
+          arrived();
+          await released;
+        }
+        await route.continue();
+      }),
+    );
+    await s.page.getByLabel('Instance ID', { exact: true }).fill(made.instanceid);
+    await s.page.getByLabel('Token', { exact: true }).fill(made.token);
+    await s.button('Open instance').click();
+    await held;
+    const url = s.page.getByLabel('Webhook URL', { exact: true });
+    const waiting = [url, s.button('Save webhook'), s.button('Rotate secret'), s.button('Replace headers')];
+    for (const control of waiting) expect(await control.isDisabled()).toBe(true);
+    release();
+    await s.page.getByText('Delivery is off: no webhook URL is registered.').waitFor();
+    for (const control of waiting) expect(await control.isEnabled()).toBe(true);
+    await s.page.unroute('**/getWebhookStatus');
+  });
 });

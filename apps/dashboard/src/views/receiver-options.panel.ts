@@ -1,7 +1,7 @@
 import type { SignatureScheme, WebhookStatus } from '../api/types';
 import { busy, copyControl, fill, h, newId, when } from '../ui/dom';
 import { Notice, Problem } from '../ui/notice';
-import type { InstanceContext } from './instance-context';
+import { enabledOnceLoaded, type InstanceContext } from './instance-context';
 
 const SCHEME_LABELS: Record<SignatureScheme, string> = {
   hmac: 'HMAC with the signing secret (v1)',
@@ -62,6 +62,7 @@ export function receiverOptionsPanel(context: InstanceContext): HTMLElement {
 
   const keySlot = h('div', {});
 
+  enabledOnceLoaded(context, headers, replace, remove, ...radios.map((r) => r.input), useScheme);
   context.onUpdate((status) => {
     current = status;
     // The values leave the page only in the request that set them.

@@ -1,7 +1,7 @@
 import { KINDS, type Kind } from '../api/types';
 import { busy, copyControl, field, fill, h, newId, when } from '../ui/dom';
 import { Notice, Problem } from '../ui/notice';
-import type { InstanceContext } from './instance-context';
+import { enabledOnceLoaded, type InstanceContext } from './instance-context';
 
 const KIND_LABELS: Record<Kind, string> = {
   messages: 'Incoming messages',
@@ -62,6 +62,7 @@ export function webhookPanel(context: InstanceContext): HTMLElement {
     h('div', { class: 'actions' }, clear, save),
   );
 
+  enabledOnceLoaded(context, url.input, ...boxes.map((b) => b.input), save, clear);
   context.onUpdate((status) => {
     url.input.value = status.webhookUrl;
     for (const box of boxes) box.input.checked = status.events.includes(box.kind);
@@ -127,6 +128,8 @@ export function secretPanel(context: InstanceContext): HTMLElement {
     show.setAttribute('aria-pressed', String(!shown));
     fill(show, shown ? 'Show' : 'Hide');
   });
+  // A rotation's answer must not be overtaken by the first status, which shows the secret before it.
+  enabledOnceLoaded(context, rotate);
   context.onUpdate((status) => {
     input.value = status.signingSecret ?? '';
     fill(
