@@ -5,6 +5,8 @@ import type { Logger } from '@gw/logging';
 /** Where a runner applies events: a read model with its checkpoint. */
 export interface ProjectionTarget {
   checkpoint(): bigint;
+  /** Applies events in log order, up to `checkpoint`. While catching up, the target may keep some of
+   * the work in memory and its checkpoint behind: the runner counts as reached what checkpoint() says. */
   apply(events: readonly RecordedEvent[], checkpoint: bigint): void;
   /** The event types the target reads, if not all; the store skips (and does not decode) the others. */
   readonly eventTypes?: readonly string[];
@@ -156,6 +158,7 @@ export class ProjectionRunner {
           if (message.kind === 'caughtUp' && !caughtUp) {
             // A failure here (a full disk) renews the subscription, which catches up again.
             this.target.catchingUp?.(false);
+            this.advance(this.target.checkpoint());
             caughtUp = true;
             this.markReady();
           }
@@ -204,7 +207,7 @@ export class ProjectionRunner {
 
   private commit(events: readonly RecordedEvent[], checkpoint: bigint): void {
     this.target.apply(events, checkpoint);
-    this.advance(checkpoint);
+    this.advance(this.target.checkpoint());
   }
 
   private advance(position: bigint): void {

@@ -180,6 +180,93 @@ describe('catching up', () => {
   });
 });
 
+describe('usage and endpoint health while catching up', () => {
+  /** Two instances' notifications, with recorded messages between them (counted by getUsage). */
+  async function traffic(store: SqliteEventStore): Promise<void> {
+    await appendInstance(store, 'a', 30);
+    const data = { chatId: 'c@c.us', from: 'c@c.us', body: 'hi', time: 1 };
+    const messages = Array.from({ length: 25 }, (_, n): EventToAppend => ({
+      id: `m${n}`,
+      type: 'MessageReceived',
+      data,
+    }));
+    await store.append('inbox-a', messages, 'any');
+    await appendInstance(store, 'b', 12);
+  }
+  /** Each instance's messages, deliveries and failed attempts, over all days. */
+  const totals = (models: SqliteReadModels) => {
+    const sums: Record<string, number[]> = {};
+    for (const row of models.usage('acct-ann', '2000-01-01', '2999-12-31')) {
+      const sum = (sums[row.instanceId] ??= [0, 0, 0]);
+      sum[0] += row.messages;
+      sum[1] += row.notificationsDelivered;
+      sum[2] += row.attemptsFailed;
+    }
+    return sums;
+  };
+  const counted = (models: SqliteReadModels) => ({
+    usage: models.usage('acct-ann', '2000-01-01', '2999-12-31'),
+    health: ['a', 'b'].map((id) => models.endpointHealth(id)),
+  });
+
+  it('are stored only with the checkpoint, so that a catch-up stopped between two stores counts each event once', async () => {
+    const store = open(new SqliteEventStore({ file: join(dir, 'events.sqlite'), pollIntervalMs: 10 }));
+    await traffic(store);
+    const live = open(new SqliteReadModels(join(dir, 'live.sqlite')));
+    const events = await store.readAll({
+      filter: { streamNamePrefixes: PROJECTED_STREAM_PREFIXES, eventTypes: live.eventTypes },
+    });
+    for (const event of events) live.apply([event], event.position);
+    expect(totals(live)).toEqual({ a: [25, 30, 10], b: [0, 12, 4] });
+
+    // A catch-up that stores its counts every 40 events, stopped after 100 of them in batches of 20.
+    const file = join(dir, 'rm.sqlite');
+    const stopped = open(new SqliteReadModels(file, { catchUpFlushEvents: 40 }));
+    stopped.catchingUp(true);
+    for (let from = 0; from < 100; from += 20) {
+      const batch = events.slice(from, from + 20);
+      stopped.apply(batch, batch[batch.length - 1].position);
+    }
+    // The last store came after the 80th event: the checkpoint says so, and the counts match it.
+    expect(stopped.checkpoint()).toBe(events[79].position);
+    const before = open(new SqliteReadModels(join(dir, 'first-80.sqlite')));
+    before.apply(events.slice(0, 80), events[79].position);
+    expect(counted(stopped)).toEqual(counted(before));
+    await stopped.close();
+
+    const resumed = await build(store, file, 7);
+    expect(counted(resumed)).toEqual(counted(live));
+    expect(resumed.allInstances()).toEqual(live.allInstances());
+    expect(resumed.checkpoint()).toBe(await store.headPosition());
+  });
+
+  it('are all stored when the catch-up ends, and the runner reports no position it has not stored', async () => {
+    const store = open(new SqliteEventStore({ file: join(dir, 'events.sqlite'), pollIntervalMs: 10 }));
+    await traffic(store);
+    const models = open(new SqliteReadModels(join(dir, 'rm.sqlite'), { catchUpFlushEvents: 1_000_000 }));
+    // Where the runner is each time it hands over a batch: 0, since nothing is stored before the end.
+    const reached: bigint[] = [];
+    const target: ProjectionTarget = {
+      eventTypes: models.eventTypes,
+      typesWithoutData: models.typesWithoutData,
+      checkpoint: () => models.checkpoint(),
+      apply(events, checkpoint) {
+        reached.push(runner.position);
+        models.apply(events, checkpoint);
+      },
+      catchingUp: (active) => models.catchingUp(active),
+    };
+    const runner = started(store, target, 10);
+    await runner.ready;
+    expect(reached.length).toBeGreaterThan(5);
+    expect(new Set(reached)).toEqual(new Set([0n]));
+    expect(runner.position).toBe(await store.headPosition());
+    const reopened = open(new SqliteReadModels(join(dir, 'rm.sqlite')));
+    expect(totals(reopened)).toEqual({ a: [25, 30, 10], b: [0, 12, 4] });
+    expect(reopened.endpointHealth('a')).toEqual({ consecutiveFailures: 0, failingSince: null, lastSuccessAt: AT });
+  });
+});
+
 describe('projection runner with a target that reads some event types', () => {
   it('hands over only those types, and still moves the checkpoint past the others', async () => {
     const store = open(new SqliteEventStore({ file: join(dir, 'events.sqlite'), pollIntervalMs: 10 }));

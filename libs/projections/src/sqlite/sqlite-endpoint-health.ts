@@ -28,6 +28,9 @@ const CACHED_HEALTH = 20_000;
 
 type StoredHealth = Readonly<EndpointHealth & { position: bigint }>;
 
+/** Health rows not yet stored, by instance: `fold` changes them until they are `committed`. */
+export type HealthChanges = Map<string, EndpointHealth & { position: bigint }>;
+
 /**
  * Each instance's endpoint health (docs/api.md section 12), from its notifications' attempts (tests
  * left out: they may go to another URL): failures in a row since the last success, when the first
@@ -53,27 +56,36 @@ export class SqliteEndpointHealth {
     };
   }
 
-  /** Counts the attempts of a batch, inside the caller's transaction. Each instance it touches is named
-   * in `touched`, which the caller hands to `committed` or `forget` once the transaction has ended. */
-  apply(events: readonly RecordedEvent[], touched: Map<string, StoredHealth>): void {
+  /** Counts the attempts of a batch into `touched`, which may hold earlier batches' (a catch-up's):
+   * the rows as they will be, by instance. The caller has them written (`write`) and, once the
+   * transaction has ended, hands them to `committed` or `forget`. */
+  fold(events: readonly RecordedEvent[], touched: HealthChanges): void {
     for (const event of events) {
       if (!isNotificationEvent(event)) continue;
       if (event.type !== 'DeliveryAttemptFailed' && event.type !== 'NotificationDelivered') continue;
       const { instanceId, at } = event.data;
-      const before = touched.get(instanceId) ?? this.stored(instanceId);
-      if (event.position <= before.position) continue;
-      touched.set(
-        instanceId,
-        event.type === 'NotificationDelivered'
-          ? { consecutiveFailures: 0, failingSince: null, lastSuccessAt: at, position: event.position }
-          : {
-              consecutiveFailures: before.consecutiveFailures + 1,
-              failingSince: before.failingSince ?? at,
-              lastSuccessAt: before.lastSuccessAt,
-              position: event.position,
-            },
-      );
+      let row = touched.get(instanceId);
+      if (!row) {
+        const stored = this.stored(instanceId);
+        if (event.position <= stored.position) continue;
+        // A copy of its own, changed in place from here on (a rebuild folds every attempt: bench e).
+        row = { ...stored };
+        touched.set(instanceId, row);
+      } else if (event.position <= row.position) continue;
+      if (event.type === 'NotificationDelivered') {
+        row.consecutiveFailures = 0;
+        row.failingSince = null;
+        row.lastSuccessAt = at;
+      } else {
+        row.consecutiveFailures += 1;
+        row.failingSince ??= at;
+      }
+      row.position = event.position;
     }
+  }
+
+  /** Stores the rows of `touched`, inside the caller's transaction. */
+  write(touched: ReadonlyMap<string, StoredHealth>): void {
     for (const [instanceId, health] of touched)
       this.statements.upsert.run(
         instanceId,

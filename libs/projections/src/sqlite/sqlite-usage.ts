@@ -35,11 +35,14 @@ interface Tally {
   last: bigint;
 }
 
+/** Counts not yet stored, by instance and day. */
+export type UsageTallies = Map<string, Tally>;
+
 /**
  * The usage read model (docs/api.md 13.3) in the read-model file: counts per instance and UTC day.
- * A batch is tallied in memory and added with one statement per instance and day. Each row keeps the
- * position of the last event it counts, and a tally whose first event is not past it was counted
- * already: applying a batch twice counts it once.
+ * Events are tallied in memory (a batch's, or a catch-up's many batches) and added with one
+ * statement per instance and day. Each row keeps the position of the last event it counts, and a
+ * tally whose first event is not past it was counted already: applying events twice counts them once.
  */
 export class SqliteUsage implements UsageQuery {
   private readonly statements;
@@ -66,9 +69,8 @@ export class SqliteUsage implements UsageQuery {
     };
   }
 
-  /** Counts the events of a batch, inside the caller's transaction. */
-  apply(events: readonly RecordedEvent[]): void {
-    const tallies = new Map<string, Tally>();
+  /** Adds the events of a batch to `tallies`, which may hold earlier batches' (a catch-up's). */
+  tally(events: readonly RecordedEvent[], tallies: UsageTallies): void {
     for (const event of events) {
       const counted = usageOf(event);
       if (!counted) continue;
@@ -87,6 +89,10 @@ export class SqliteUsage implements UsageQuery {
       else tally.failed += 1;
       tally.last = event.position;
     }
+  }
+
+  /** Adds `tallies` to the stored counts, inside the caller's transaction. */
+  write(tallies: UsageTallies): void {
     for (const { instanceId, day, messages, acks, delivered, failed, first, last } of tallies.values())
       this.statements.add.run(instanceId, day, messages, acks, delivered, failed, last, first);
   }
