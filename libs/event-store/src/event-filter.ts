@@ -9,7 +9,8 @@ export function matchesFilter(event: RecordedEvent, filter: EventFilter | undefi
   return true;
 }
 
-/** The event as a read with `filter` returns it: without its data when the filter asks so of its type. */
+/** The event as a read with `filter` returns it: without its data and metadata when the filter asks
+ * so of its type. */
 export function asFiltered(event: RecordedEvent, filter: EventFilter | undefined): RecordedEvent {
-  return filter?.typesWithoutData?.includes(event.type) ? { ...event, data: undefined } : event;
+  return filter?.typesWithoutData?.includes(event.type) ? { ...event, data: undefined, metadata: {} } : event;
 }

@@ -29,7 +29,8 @@ export interface RecordedEvent {
   /** undefined for an event whose stored data is no longer valid JSON (see UNREADABLE_KEY), and for an
    * event of a type the read asked without data (EventFilter.typesWithoutData). */
   data: unknown;
-  /** As the writer gave it, plus the hash chain the store adds (`chain`; see event-chain.ts). */
+  /** As the writer gave it, plus the hash chain the store adds (`chain`; see event-chain.ts); empty
+   * for an event of a type the read asked without data. */
   metadata: Record<string, unknown>;
   recordedAt: string;
 }
@@ -47,9 +48,10 @@ export interface AppendResult {
 export interface EventFilter {
   streamNamePrefixes?: readonly string[];
   eventTypes?: readonly string[];
-  /** Not a criterion: matching events of these types come back with `data` undefined, for a reader
-   * that needs only their stream, type, position, metadata and time; the store then neither returns
-   * nor decodes their data (most of the log's bytes, for recorded messages). */
+  /** Not a criterion: matching events of these types come back with `data` undefined and `metadata`
+   * empty, for a reader that needs only their id, stream, revision, type, position and time; the
+   * store then neither returns nor decodes what they carry (most of the log's bytes, for recorded
+   * messages). */
   typesWithoutData?: readonly string[];
 }
 

@@ -5,7 +5,7 @@ import type { EventFilter, RecordedEvent } from '../event-store.port';
 import type { EventRow } from './sqlite-schema';
 
 /** The columns of EventRow in the order a filtered read selects them (as arrays: see `events`). */
-type RawRow = [bigint, string, string, bigint, string, string | null, string, string];
+type RawRow = [bigint, string, string, bigint, string, string | null, string | null, string];
 
 /** Reads of the global log in position order, optionally filtered by stream-name prefixes and event
  * types; one prepared statement per filter shape, made on first use. */
@@ -25,22 +25,22 @@ export class FilteredReads {
       const where = ['position > ?', 'position <= ?'];
       if (prefixes.length > 0) where.push(`(${prefixes.map(() => 'substr(stream, 1, ?) = ?').join(' OR ')})`);
       if (types.length > 0) where.push(`type IN (${types.map(() => '?').join(', ')})`);
-      // NULL data is told apart from stored data, which is never NULL (the column is NOT NULL).
-      const data =
+      // NULL is told apart from stored data and metadata, which are never NULL (NOT NULL columns).
+      const unless = (column: string) =>
         withoutData.length > 0
-          ? `CASE WHEN type IN (${withoutData.map(() => '?').join(', ')}) THEN NULL ELSE data END`
-          : 'data';
+          ? `CASE WHEN type IN (${withoutData.map(() => '?').join(', ')}) THEN NULL ELSE ${column} END`
+          : column;
       // Rows as arrays, made into events here: better-sqlite3's own row objects, made into events
       // after, cost a rebuild of the read models (bench e) about a fifth more.
       statement = this.db
         .prepare<unknown[], RawRow>(
-          `SELECT position, event_id, stream, revision, type, ${data}, metadata, recorded_at FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ?`,
+          `SELECT position, event_id, stream, revision, type, ${unless('data')}, ${unless('metadata')}, recorded_at FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ?`,
         )
         .raw(true);
       this.statements.set(key, statement);
     }
     // Parameters in the order of their places: the selected columns' first, then the WHERE clause's.
-    const params: unknown[] = [...withoutData, after, BigInt(upTo)];
+    const params: unknown[] = [...withoutData, ...withoutData, after, BigInt(upTo)];
     for (const prefix of prefixes) params.push(BigInt(prefix.length), prefix);
     params.push(...types, BigInt(limit));
     return statement.all(...params).map(fromRaw);
@@ -111,12 +111,12 @@ function recorded(
   position: bigint,
   type: string,
   storedData: string | null,
-  storedMetadata: string,
+  storedMetadata: string | null,
   recordedAt: string,
 ): RecordedEvent {
-  // NULL: the read asked for this event without its data (EventFilter.typesWithoutData).
+  // NULL: the read asked for this event without its data and metadata (EventFilter.typesWithoutData).
   const data = storedData === null ? undefined : parsed(storedData);
-  const metadata = parsed(storedMetadata);
+  const metadata = storedMetadata === null ? {} : parsed(storedMetadata);
   const event: RecordedEvent = {
     id,
     streamName,

@@ -30,7 +30,7 @@ export function globalLogContract(current: ContractContext): void {
       expect(byType.map((e) => e.streamName.split('-')[0])).toEqual(['keep', 'drop']);
     });
 
-    it('returns the types a filter names without their data, everything else about them intact', async () => {
+    it('returns the types a filter names without their data and metadata, everything else about them intact', async () => {
       const before = await current.store.headPosition();
       const name = stream('light');
       await current.store.append(
@@ -43,10 +43,13 @@ export function globalLogContract(current: ContractContext): void {
         after: before,
         filter: { streamNamePrefixes: ['light-'], typesWithoutData: ['Heavy'] },
       });
-      expect(light).toEqual([{ ...full[0], data: undefined }, full[1]]);
+      expect(light).toEqual([{ ...full[0], data: undefined, metadata: {} }, full[1]]);
       expect(light[0]).toEqual(expect.objectContaining({ streamName: name, type: 'Heavy', revision: 0n }));
       // The next read without the option has the data again: nothing was changed in the store.
-      expect((await current.store.readAll({ after: before }))[0].data).toEqual({ body: 'x'.repeat(5000) });
+      const again = (await current.store.readAll({ after: before }))[0];
+      expect(again.data).toEqual({ body: 'x'.repeat(5000) });
+      expect(again.metadata).toEqual(full[0].metadata);
+      expect(Object.keys(full[0].metadata)).not.toHaveLength(0);
     });
   });
 }
