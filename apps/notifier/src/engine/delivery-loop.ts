@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { OpenNotification } from '@gw/domain-notifications';
 import { isoNow } from './clock';
 import type { DueInstance } from './fair-scheduler';
@@ -24,11 +25,14 @@ export class DeliveryLoop {
   private readonly sending = new Set<string>();
   private readonly attempts = new Set<Promise<void>>();
   private readonly noticing = new Set<string>();
+  private readonly origins = new Origins();
   private noticesLookedAt = Number.NEGATIVE_INFINITY;
   private running = false;
   private stopped = false;
   private turnQueued = false;
   private timer?: NodeJS.Timeout;
+  /** The moment `timer` wakes the loop for (infinite: no timer). */
+  private timerAt = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly parts: ProcessorParts,
@@ -86,9 +90,18 @@ export class DeliveryLoop {
     const now = this.parts.clock.now();
     if (this.parts.batcher.hasWaiting) this.makeNotifications();
     const next = Math.min(this.startDueAttempts(now), this.lookForNotices(now));
+    // Most turns find the same next moment (the next look for notices): its timer is left running.
+    if (next === this.timerAt) return;
     clearTimeout(this.timer);
-    if (next !== Number.POSITIVE_INFINITY)
-      this.timer = setTimeout(() => this.wake(), Math.min(Math.max(next - now, 1), MAX_TIMER_MS));
+    this.timerAt = next;
+    if (next === Number.POSITIVE_INFINITY) return;
+    this.timer = setTimeout(
+      () => {
+        this.timerAt = Number.POSITIVE_INFINITY;
+        this.wake();
+      },
+      Math.min(Math.max(next - now, 1), MAX_TIMER_MS),
+    );
   }
 
   private makeNotifications(): void {
@@ -118,13 +131,17 @@ export class DeliveryLoop {
       }
       // Full: a finishing attempt wakes the loop again.
       if (scheduler.full) break;
+      // Due, but its account or its endpoint is at its share: it waits for one of their attempts to
+      // finish, which wakes the loop again. Left out here, since choose could not pick it this turn
+      // (shares only fill up while it chooses); one account's backlog then costs a turn little.
       const instance = model.instance(instanceId);
       const accountId = instance.status === 'none' ? '' : instance.accountId;
-      const endpoint = instance.status === 'created' ? originOf(instance.webhookUrl) : '';
+      if (!scheduler.accountFree(accountId)) continue;
+      const endpoint = instance.status === 'created' ? this.origins.of(instance.webhookUrl) : '';
+      if (!scheduler.endpointFree(endpoint)) continue;
       due.set(instanceId, { slot: { instanceId, accountId, endpoint }, notification: next });
     }
-    // What is due and not chosen waits for its account's or endpoint's share: an attempt that
-    // finishes wakes the loop again.
+    if (due.size === 0) return nextDue;
     for (const slot of scheduler.choose([...due.values()].map((d) => d.slot)))
       this.begin(slot, due.get(slot.instanceId)!.notification);
     return nextDue;
@@ -178,4 +195,15 @@ export class DeliveryLoop {
 export function originOf(url: string): string {
   const match = /^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)(?:[^@/?#]*@)?([^/?#]*)/.exec(url);
   return match ? `${match[1]}${match[2]}`.toLowerCase() : url;
+}
+
+/** Webhook URLs' origins as last worked out, for as many URLs as instances are usually due at once. */
+class Origins {
+  private readonly known = new LRUCache<string, string>({ max: 10_000 });
+
+  of(url: string): string {
+    let origin = this.known.get(url);
+    if (origin === undefined) this.known.set(url, (origin = originOf(url)));
+    return origin;
+  }
 }

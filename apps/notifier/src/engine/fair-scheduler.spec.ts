@@ -20,6 +20,32 @@ describe('the fair scheduler', () => {
     expect(scheduler.inFlight).toBe(4);
   });
 
+  it('says whether an account or an endpoint could be given a slot now, exactly when choose would', () => {
+    const scheduler = new FairScheduler({ total: 3, perAccount: 2, perEndpoint: 2 });
+    const [x1, x2] = scheduler.choose([due('x', 'x1', 'https://a'), due('x', 'x2', 'https://b')]);
+    // x is at its share: choose offers it nothing, and the loop need not offer its instances.
+    expect(scheduler.accountFree('x')).toBe(false);
+    expect(scheduler.choose([due('x', 'x3', 'https://c')])).toEqual([]);
+    expect(scheduler.accountFree('y')).toBe(true);
+    expect(scheduler.endpointFree('https://a')).toBe(true);
+    const [y1] = scheduler.choose([due('y', 'y1', 'https://a')]);
+    // Every slot taken: nobody is free, and https://a has its two requests.
+    expect([scheduler.accountFree('y'), scheduler.accountFree('z'), scheduler.endpointFree('https://a')]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    scheduler.finished(x1);
+    expect([scheduler.accountFree('x'), scheduler.accountFree('z'), scheduler.endpointFree('https://a')]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    scheduler.finished(x2);
+    scheduler.finished(y1);
+    expect(scheduler.inFlight).toBe(0);
+  });
+
   it('offers a free slot to the account with the fewest requests in flight first', () => {
     const scheduler = new FairScheduler({ total: 4, perAccount: 4, perEndpoint: 100 });
     expect(ids(scheduler.choose([due('x', 'x1'), due('x', 'x2'), due('x', 'x3')]))).toEqual(['x1', 'x2', 'x3']);

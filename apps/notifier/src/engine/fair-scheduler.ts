@@ -45,6 +45,18 @@ export class FairScheduler {
     return this.inFlightTotal >= this.shares.total;
   }
 
+  /** Whether an instance of `accountId` could be given a slot now (the endpoint aside: see
+   * `endpointFree`). The delivery loop leaves out the due instances that could not, so that a turn
+   * costs little while an account is at its share. */
+  accountFree(accountId: string): boolean {
+    return !this.full && (this.byAccount.get(accountId) ?? 0) < this.shares.perAccount;
+  }
+
+  /** Whether a request to `endpoint` could be given a slot now. */
+  endpointFree(endpoint: string): boolean {
+    return (this.byEndpoint.get(endpoint) ?? 0) < this.shares.perEndpoint;
+  }
+
   /** The due instances to start now, in the order they were given slots, each holding one. */
   choose(due: Iterable<DueInstance>): DueInstance[] {
     const accounts = new Map<string, DueInstance[]>();

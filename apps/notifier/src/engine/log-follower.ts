@@ -131,10 +131,14 @@ export class LogFollower {
   }
 
   private maybeSnapshot(): void {
-    this.snapshotter.maybeTake(this.processed, this.consumer.waitingFrom() === undefined, async (ref) => {
-      await this.checkpoint();
-      return this.checkpoints.last.snapshot === ref;
-    });
+    this.snapshotter.maybeTake(
+      this.processed,
+      () => this.consumer.waitingFrom() === undefined,
+      async (ref) => {
+        await this.checkpoint();
+        return this.checkpoints.last.snapshot === ref;
+      },
+    );
   }
 
   private async record(position: bigint): Promise<void> {

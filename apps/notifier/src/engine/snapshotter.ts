@@ -67,9 +67,10 @@ export class Snapshotter {
    * Takes a snapshot of the model as it is at `position` when enough events went by and `settled`
    * (nothing up to there waits for a notification); `written` runs once it is in the store.
    */
-  maybeTake(position: bigint, settled: boolean, written: (ref: SnapshotRef) => Promise<boolean>): void {
+  maybeTake(position: bigint, settled: () => boolean, written: (ref: SnapshotRef) => Promise<boolean>): void {
     const { every, partition, partitions } = this.options;
-    if (every === 0 || this.eventsSince < every || this.writing || !settled) return;
+    // `settled` last: it looks through every instance's queue, and this is asked after every event.
+    if (every === 0 || this.eventsSince < every || this.writing || !settled()) return;
     // Taken now, synchronously: the model's states are immutable values, so later changes do not reach it.
     const taken = { position, entries: this.model.entries() };
     this.eventsSince = 0;

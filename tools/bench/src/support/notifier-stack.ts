@@ -24,10 +24,19 @@ export class NotifierStack {
       const instances = await fixture.instances(ctx.sizes.notifierInstances);
       for (const [index, instance] of instances.entries())
         await fixture.webhook(instance, receiver.url(`/hook/${index}`));
+      // Every instance here is one account's, with one receiver origin: left at their defaults (half
+      // the total), the fair shares of docs/api.md section 11 would halve the requests in flight, and
+      // d would compare the notifier at 32 with undici at 64 (and with what it was before the shares).
+      const concurrency = String(ctx.sizes.notifierConcurrency);
       const notifier = await AppChild.start('notifier', {
         dataDir: fixture.dataDir,
         secrets: fixture.secrets,
-        env: { ...LOCAL_TARGETS, NOTIFIER_CONCURRENCY: String(ctx.sizes.notifierConcurrency) },
+        env: {
+          ...LOCAL_TARGETS,
+          NOTIFIER_CONCURRENCY: concurrency,
+          NOTIFIER_ACCOUNT_CONCURRENCY: concurrency,
+          NOTIFIER_ENDPOINT_CONCURRENCY: concurrency,
+        },
         profileLabel: ctx.profile ? 'd-notifier' : undefined,
       });
       return new NotifierStack(fixture, notifier, receiver, instances);
