@@ -51,7 +51,11 @@ async function afterEvents(
 ): Promise<SnapshotRef | undefined> {
   for (let i = 0; i < events; i++) s.followed();
   const written = new Promise<SnapshotRef>((resolve) =>
-    s.maybeTake(position, () => settled, async (ref) => (resolve(ref), true)),
+    s.maybeTake(
+      position,
+      () => settled,
+      async (ref) => (resolve(ref), true),
+    ),
   );
   return Promise.race([written, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 50))]);
 }
