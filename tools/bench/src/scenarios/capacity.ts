@@ -60,10 +60,11 @@ async function recovery(
  * latency phase), both apps on the embedded store as `npm start` runs them, timed until a real
  * receiver on loopback gets them; the baseline is the same bodies POSTed straight to the receiver at
  * the same rate. After the heaviest rate stops, how long until a new message is under 50 ms again.
+ * The first rate is first offered for `capacityColdSeconds` right after the start, reported apart.
  */
 export async function scenarioI(ctx: BenchContext): Promise<ScenarioResult> {
   const started = performance.now();
-  const { capacityRates: rates, capacitySeconds: seconds } = ctx.sizes;
+  const { capacityRates: rates, capacitySeconds: seconds, capacityColdSeconds: coldSeconds } = ctx.sizes;
   const stack = await NotifierStack.start(ctx);
   const ingest = new Pool(stack.fixture.api.url('internal'), { connections: 256 });
   const direct = new Pool(stack.receiver.url(''), { connections: 256 });
@@ -78,6 +79,11 @@ export async function scenarioI(ctx: BenchContext): Promise<ScenarioResult> {
     return answer.statusCode;
   };
   try {
+    // The first seconds after the apps start are slower (JIT, caches, SQLite's page cache, every
+    // instance's first notification): measured apart, so that the rates after compare steady states.
+    const coldRate = rates[0];
+    ctx.log(`i: cold start, ${coldRate}/s for ${coldSeconds} s through the ingest host`);
+    const cold = await latencyRun(stack, coldRate, coldSeconds, 'cold', (index, n) => throughIngest(index, n, 'cold'));
     const runs: Array<{ rate: number; service: LatencyRun; baseline: LatencyRun }> = [];
     let recovered: Recovery | undefined;
     for (const [k, rate] of rates.entries()) {
@@ -139,6 +145,25 @@ export async function scenarioI(ctx: BenchContext): Promise<ScenarioResult> {
         figure(`i.backlog@${rate}`, `most accepted, not yet received @${rate}/s`, '', service.maxBacklog),
       ];
     });
+    figures.unshift(
+      figure(
+        `i.coldP50`,
+        `p50 recorded→received, first ${coldSeconds} s after the start @${coldRate}/s`,
+        'ms',
+        cold.latency.p50,
+      ),
+      figure(
+        `i.coldP99`,
+        `p99 recorded→received, first ${coldSeconds} s after the start @${coldRate}/s`,
+        'ms',
+        cold.latency.p99,
+      ),
+      figure(`i.coldLost`, `accepted and not received, first ${coldSeconds} s`, '', cold.lost, undefined, {
+        on: 'value',
+        op: '<=',
+        target: 0,
+      }),
+    );
     figures.push(figure('i.knee', `highest offered rate with p99 < ${GOAL_MS} ms, nothing lost`, '/s', knee));
     if (recovered)
       figures.push(
@@ -156,7 +181,7 @@ export async function scenarioI(ctx: BenchContext): Promise<ScenarioResult> {
       title: `capacity: ${rates.join(', ')} messages/s offered through the ingest host, ${seconds} s each`,
       baseline: 'the same bodies POSTed straight to the receiver at the same rate',
       figures,
-      raw: { runs, recovery: recovered },
+      raw: { cold, runs, recovery: recovered },
       seconds: (performance.now() - started) / 1000,
     };
   } finally {

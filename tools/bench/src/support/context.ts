@@ -14,6 +14,9 @@ export interface Sizes {
   /** Scenario i: offered rates (messages/s through the ingest host) and seconds at each. */
   capacityRates: number[];
   capacitySeconds: number;
+  /** Scenario i: seconds at the first rate right after the apps start, reported on their own (cold),
+   * before the measured rates. */
+  capacityColdSeconds: number;
   /** Scenario e: events in the replayed log. */
   replayEvents: number;
   /** Scenario f: instances in the read models. */
@@ -33,6 +36,7 @@ export const FULL: Sizes = {
   latencySeconds: 20,
   capacityRates: [1000, 2000, 4000],
   capacitySeconds: 20,
+  capacityColdSeconds: 20,
   replayEvents: 1_000_000,
   memoryInstances: 100_000,
   pagingInstances: 100_000,
@@ -49,6 +53,7 @@ export const QUICK: Sizes = {
   latencySeconds: 2,
   capacityRates: [250, 500],
   capacitySeconds: 2,
+  capacityColdSeconds: 1,
   replayEvents: 100_000,
   memoryInstances: 10_000,
   pagingInstances: 5_000,
