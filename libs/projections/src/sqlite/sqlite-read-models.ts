@@ -41,6 +41,14 @@ interface Aggregates {
   checkpoint: bigint;
 }
 
+/** Nothing counted yet, from `checkpoint` on. */
+const nothingCounted = (checkpoint: bigint): Aggregates => ({
+  usage: new Map(),
+  health: new Map(),
+  events: 0,
+  checkpoint,
+});
+
 /**
  * The API's read models in a local SQLite file, disposable: delete the file and they are rebuilt from
  * the log. Once live, each batch of events and the checkpoint that covers it commit in one
@@ -108,7 +116,7 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
    */
   apply(events: readonly RecordedEvent[], checkpoint: bigint): void {
     const deferred = this.catchUp;
-    const aggregates = deferred ?? { usage: new Map(), health: new Map(), events: 0, checkpoint };
+    const aggregates = deferred ?? nothingCounted(checkpoint);
     this.usageCounts.tally(events, aggregates.usage);
     this.health.fold(events, aggregates.health);
     aggregates.events += events.length;
@@ -126,7 +134,7 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
   catchingUp(active: boolean): void {
     if (active) {
       // A catch-up that failed is started again from the checkpoint: what it had counted is dropped.
-      this.catchUp = { usage: new Map(), health: new Map(), events: 0, checkpoint: this.committed };
+      this.catchUp = nothingCounted(this.committed);
       this.liveCacheSize ??= Number(this.db.pragma('cache_size', { simple: true }));
       // synchronous stays NORMAL: OFF would save little in WAL mode (NORMAL syncs only at
       // checkpoints) and could leave a corrupt file, not merely an old one, after a power loss.
@@ -160,8 +168,7 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
       if (!aggregates) return;
       this.health.committed(aggregates.health);
       if (aggregates.checkpoint > this.committed) this.committed = aggregates.checkpoint;
-      if (this.catchUp === aggregates)
-        this.catchUp = { usage: new Map(), health: new Map(), events: 0, checkpoint: this.committed };
+      if (this.catchUp === aggregates) this.catchUp = nothingCounted(this.committed);
     } catch (error) {
       if (aggregates) this.health.forget(aggregates.health.keys());
       throw error;
