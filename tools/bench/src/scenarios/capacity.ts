@@ -14,6 +14,38 @@ const GOAL_MS = 50;
 const PROBE_EVERY_MS = 100;
 const PROBE_FOR_MS = 15_000;
 
+/** CPU seconds used by the API, the notifier and this process (the probe: sender and receiver). */
+interface CpuUse {
+  api: number;
+  notifier: number;
+  probe: number;
+  /** Wall-clock seconds they were measured over. */
+  seconds: number;
+}
+
+function cpuNow(stack: NotifierStack): CpuUse {
+  const own = process.cpuUsage();
+  return {
+    api: stack.fixture.api.cpuSeconds(),
+    notifier: stack.notifier.cpuSeconds(),
+    probe: (own.user + own.system) / 1e6,
+    seconds: performance.now() / 1000,
+  };
+}
+
+function cpuSince(stack: NotifierStack, before: CpuUse): CpuUse {
+  const now = cpuNow(stack);
+  return {
+    api: now.api - before.api,
+    notifier: now.notifier - before.notifier,
+    probe: now.probe - before.probe,
+    seconds: now.seconds - before.seconds,
+  };
+}
+
+/** CPU milliseconds per 1,000 accepted messages. */
+const perThousand = (cpuSeconds: number, run: LatencyRun): number => (cpuSeconds * 1e6) / Math.max(1, run.accepted);
+
 interface Recovery {
   /** When the last probe over GOAL_MS was sent, after the load stopped (0: none was over). */
   backUnderGoalAfterMs: number;
@@ -84,16 +116,18 @@ export async function scenarioI(ctx: BenchContext): Promise<ScenarioResult> {
     const coldRate = rates[0];
     ctx.log(`i: cold start, ${coldRate}/s for ${coldSeconds} s through the ingest host`);
     const cold = await latencyRun(stack, coldRate, coldSeconds, 'cold', (index, n) => throughIngest(index, n, 'cold'));
-    const runs: Array<{ rate: number; service: LatencyRun; baseline: LatencyRun }> = [];
+    const runs: Array<{ rate: number; service: LatencyRun; baseline: LatencyRun; cpu: CpuUse }> = [];
     let recovered: Recovery | undefined;
     for (const [k, rate] of rates.entries()) {
       ctx.log(`i: ${rate}/s for ${seconds} s through the ingest host`);
       const runId = `cap${k}`;
       const last = k === rates.length - 1;
       const loadEndsAt = epochMs() + seconds * 1000;
+      const cpuBefore = cpuNow(stack);
       const service = latencyRun(stack, rate, seconds, runId, (index, n) => throughIngest(index, n, runId), 60_000);
       const probing = last ? recovery(stack, throughIngest, loadEndsAt) : undefined;
       const measured = await service;
+      const cpu = cpuSince(stack, cpuBefore);
       recovered = await probing;
       ctx.log(`i: baseline, ${rate}/s straight to the receiver`);
       const baseline = await latencyRun(stack, rate, Math.min(seconds, 5), `${runId}base`, async (index, n) => {
@@ -107,12 +141,12 @@ export async function scenarioI(ctx: BenchContext): Promise<ScenarioResult> {
         await answer.body.dump();
         return answer.statusCode;
       });
-      runs.push({ rate, service: measured, baseline });
+      runs.push({ rate, service: measured, baseline, cpu });
     }
     const knee = runs
       .filter((r) => r.service.latency.p99 < GOAL_MS && r.service.lost === 0)
       .reduce((best, r) => Math.max(best, r.rate), 0);
-    const figures: Figure[] = runs.flatMap(({ rate, service, baseline }, k) => {
+    const figures: Figure[] = runs.flatMap(({ rate, service, baseline, cpu }, k) => {
       const goal = k < runs.length - 1 ? ({ on: 'value', op: '<', target: GOAL_MS } as const) : undefined;
       return [
         figure(`i.p50@${rate}`, `p50 recorded→received @${rate}/s`, 'ms', service.latency.p50, baseline.latency.p50),
@@ -143,6 +177,24 @@ export async function scenarioI(ctx: BenchContext): Promise<ScenarioResult> {
           target: 0,
         }),
         figure(`i.backlog@${rate}`, `most accepted, not yet received @${rate}/s`, '', service.maxBacklog),
+        figure(
+          `i.cpuApi@${rate}`,
+          `API CPU per 1,000 messages accepted @${rate}/s`,
+          'ms',
+          perThousand(cpu.api, service),
+        ),
+        figure(
+          `i.cpuNotifier@${rate}`,
+          `notifier CPU per 1,000 messages accepted @${rate}/s`,
+          'ms',
+          perThousand(cpu.notifier, service),
+        ),
+        figure(
+          `i.cores@${rate}`,
+          `cores busy @${rate}/s: API, notifier and this probe (sender and receiver)`,
+          '',
+          (cpu.api + cpu.notifier + cpu.probe) / cpu.seconds,
+        ),
       ];
     });
     figures.unshift(

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 import { ArrivalCounter, messageIdsOf } from '../support/arrivals';
 import { NodeChild } from '../support/child';
@@ -78,12 +77,6 @@ async function countArrivals(
   };
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
-function cpuSecondsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 async function throughputPhase(ctx: BenchContext, stack: NotifierStack) {
   const { notificationsPerInstance: perInstance, notifierConcurrency } = ctx.sizes;
   const total = perInstance * stack.instances.length;
@@ -109,7 +102,7 @@ async function throughputPhase(ctx: BenchContext, stack: NotifierStack) {
   ctx.log(`d: throughput, ${total} notifications over ${stack.instances.length} instances (API stopped)`);
   await stack.fixture.api.stop();
   // The notifier's CPU time for the run: unlike the rate, it hardly moves with the machine's load.
-  const cpuBefore = cpuSecondsOf(stack.notifier.pid);
+  const cpuBefore = stack.notifier.cpuSeconds();
   const notifier = await countArrivals(stack, total, async () => {
     const recorder = NodeChild.start('record-messages', [
       '--file',
@@ -133,7 +126,7 @@ async function throughputPhase(ctx: BenchContext, stack: NotifierStack) {
     notifier,
     baseline,
     notifierMemory: stack.notifier.memory(),
-    notifierCpuSeconds: cpuSecondsOf(stack.notifier.pid) - cpuBefore,
+    notifierCpuSeconds: stack.notifier.cpuSeconds() - cpuBefore,
   };
 }
 

@@ -31,6 +31,12 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kib('VmRSS'), peak: kib('VmHWM') };
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
+function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 export interface AppOptions {
   dataDir: string;
   secrets: Secrets;
@@ -72,6 +78,11 @@ export class AppChild extends AppProcess {
 
   memory(): { rss: number; peak: number } {
     return memoryOf(this.pid);
+  }
+
+  /** CPU seconds (user + system) the app has used since it started. */
+  cpuSeconds(): number {
+    return cpuSecondsOf(this.pid);
   }
 
   /** Stops the app with SIGTERM; an exit code other than 0 is an error of the run. */
