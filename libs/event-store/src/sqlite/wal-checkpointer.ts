@@ -105,6 +105,7 @@ export function startWalCheckpointer(
     stop() {
       if (!stopping) {
         stopping = true;
+        // Unreferenced, the thread would let the process exit before this resolves.
         worker.ref();
         worker.postMessage('stop');
         // A thread stuck in a checkpoint is not waited for past a bound.
