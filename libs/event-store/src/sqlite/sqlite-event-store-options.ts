@@ -18,8 +18,6 @@ export interface SqliteEventStoreOptions {
    * transaction with its fsync, and any wait for another process's write lock). For metrics: it
    * runs on the write path, so it must be cheap; what it throws is ignored. */
   onGroupCommitted?: (appends: number, events: number, seconds: number) => void;
-  /** How often the checkpointer thread copies the write-ahead log into the store file (200 ms). */
-  checkpointIntervalMs?: number;
   /** Positions a filtered read scans per query, between turns of the event loop (eventsAfter). */
   filterWindow?: number;
 }

@@ -74,11 +74,8 @@ export class SqliteEventStore implements EventStore {
       observer ? (group) => this.commitObserved(group, observer) : (group) => this.commitDurably(group),
       (outcomes) => this.groupCommitted(outcomes),
     );
-    this.checkpointer = startWalCheckpointer(this.db, options.file, {
-      intervalMs: options.checkpointIntervalMs,
+    this.checkpointer = startWalCheckpointer(options.file, {
       onFailure: warnAtMostEveryMinute((reason) => options.onWarning?.('WAL checkpoint failed; retrying', { reason })),
-      onStopped: (reason) =>
-        options.onWarning?.('WAL checkpointer thread stopped; commits checkpoint on the event loop again', { reason }),
     });
     this.filteredReads = new FilteredReads(this.db);
     this.statements = prepareStatements(this.db);
