@@ -74,7 +74,7 @@ export class SqliteEventStore implements EventStore {
       observer ? (group) => this.commitObserved(group, observer) : (group) => this.commitDurably(group),
       (outcomes) => this.groupCommitted(outcomes),
     );
-    this.checkpointer = startWalCheckpointer(options.file, {
+    this.checkpointer = startWalCheckpointer(this.db, options.file, {
       onFailure: warnAtMostEveryMinute((reason) => options.onWarning?.('WAL checkpoint failed; retrying', { reason })),
     });
     this.filteredReads = new FilteredReads(this.db);

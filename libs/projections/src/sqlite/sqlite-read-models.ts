@@ -86,7 +86,7 @@ export class SqliteReadModels implements ProjectionTarget, ReadModels {
     // Losing the tail of a read model on power loss is harmless: it is rebuilt from its checkpoint.
     this.db.pragma('synchronous = NORMAL');
     // Checkpoints (and their fsync of the file) run on a thread of their own, off the event loop.
-    this.checkpointer = startWalCheckpointer(file);
+    this.checkpointer = startWalCheckpointer(this.db, file);
     this.db.defaultSafeIntegers(true);
     this.db.exec(SCHEMA);
     const version = this.db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get('version');
