@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RecordedEvent } from '@gw/event-store';
+import { SqliteEventStore } from '@gw/event-store/sqlite';
+import { createLogger } from '@gw/logging';
+import { PROJECTED_STREAM_PREFIXES } from '../read-models';
+import { ProjectionRunner, type ProjectionTarget } from '../projection-runner';
+import { SqliteReadModels } from './sqlite-read-models';
+
+/** The read models, with every batch the runner hands them noted (its size). */
+function noting(models: SqliteReadModels, batches: number[]): ProjectionTarget {
+  return {
+    eventTypes: models.eventTypes,
+    typesWithoutData: models.typesWithoutData,
+    checkpoint: () => models.checkpoint(),
+    catchingUp: (active) => models.catchingUp(active),
+    apply: (events: readonly RecordedEvent[], checkpoint: bigint) => {
+      batches.push(events.length);
+      models.apply(events, checkpoint);
+    },
+  };
+}
+
+describe('following the log live', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+  let models: SqliteReadModels;
+  let runner: ProjectionRunner;
+  let batches: number[];
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'gw-live-'));
+    store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), pollIntervalMs: 10 });
+    models = new SqliteReadModels(join(dir, 'rm.sqlite'));
+    batches = [];
+    runner = new ProjectionRunner(store, noting(models, batches), createLogger('error'), {
+      streamNamePrefixes: PROJECTED_STREAM_PREFIXES,
+    });
+    runner.start();
+    await runner.ready;
+    batches.length = 0;
+  });
+  afterEach(async () => {
+    await runner.stop();
+    await models.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  let others = 0;
+  /** `count` events of a stream the read models do not follow, in appends of up to 1,000. */
+  async function otherEvents(count: number): Promise<void> {
+    for (let from = 0; from < count; from += 1000) {
+      const events = Array.from({ length: Math.min(1000, count - from) }, () => ({
+        id: `other-${(others += 1)}`,
+        type: 'Other',
+        data: {},
+      }));
+      await store.append('other-stream', events, 'any');
+    }
+  }
+
+  it('reaches past events it does not read without a transaction, and stores that every 10,000 positions', async () => {
+    const before = models.checkpoint();
+    await otherEvents(50);
+    await runner.catchUpToHead(5000);
+    expect(runner.position).toBe(await store.headPosition());
+    // Waiters were answered from memory: nothing was written, and the stored checkpoint stayed.
+    expect(batches).toEqual([]);
+    expect(models.checkpoint()).toBe(before);
+
+    await otherEvents(10_000);
+    await runner.catchUpToHead(5000);
+    expect(batches.length).toBeGreaterThan(0);
+    expect(batches.every((size) => size === 0)).toBe(true);
+    expect(models.checkpoint()).toBeGreaterThanOrEqual(before + 10_000n);
+  });
+
+  it('commits the events it reads with the position the scan reached, in one transaction', async () => {
+    await otherEvents(20);
+    const data = {
+      instanceId: 'i1',
+      accountId: 'acct',
+      packageId: 'monthly',
+      tokenHash: 'h',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      expiresAt: '2026-02-01T00:00:00.000Z',
+    };
+    const { position } = await store.append('instance-i1', [{ id: 'c1', type: 'InstanceCreated', data }], 'no_stream');
+    await otherEvents(20);
+    await runner.catchUpToHead(5000);
+    expect(models.findInstance('i1')?.accountId).toBe('acct');
+    expect(batches).toEqual([1]);
+    expect(models.checkpoint()).toBeGreaterThanOrEqual(position);
+  });
+});
