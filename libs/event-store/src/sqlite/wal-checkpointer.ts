@@ -31,8 +31,8 @@ export interface WalCheckpointer {
  * is 1000). That checkpoint runs on the event loop right after the commit, with two fsyncs; at
  * 2,000 messages/s the log passes 1000 pages about every 80 ms, more often than the thread's
  * rounds, so both apps' event loops made it several times a second. At 4000 the thread does most
- * of the copying, and the log still starts again within seconds (about 45 MB at most at that
- * rate). Measured in bench/README.md (issue 27).
+ * of the copying, and the log still starts again within seconds (its file reached about 45 MB at
+ * that rate in the one run measured). Measured in bench/README.md (issue 27).
  */
 export const AUTO_CHECKPOINT_PAGES = 4000;
 
