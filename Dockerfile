@@ -29,7 +29,7 @@ RUN npm run build --silent \
  && rm -f dist/.tsbuildinfo \
  && mkdir -p /out/app/tools/container \
  && cp -a package.json tsconfig.base.json tsconfig.runtime.json node_modules dist config /out/app/ \
- && cp -a tools/start.js /out/app/tools/ \
+ && cp -a tools/start.js tools/apps.js /out/app/tools/ \
  && cp -a tools/container/healthcheck.js /out/app/tools/container/
 
 FROM ${BASE} AS runtime

@@ -6,11 +6,9 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 
+const { APPS, APP_NODE_ARGS } = require('./apps');
+
 const root = path.resolve(__dirname, '..');
-const APPS = {
-  api: 'dist/apps/api/src/main.js',
-  notifier: 'dist/apps/notifier/src/main.js',
-};
 
 const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(APPS);
 const children = new Map();
@@ -81,7 +79,13 @@ for (const name of names) {
   }
   const child = spawn(
     process.execPath,
-    ['--enable-source-maps', '-r', require.resolve('tsconfig-paths/register'), path.join(root, entry)],
+    [
+      ...APP_NODE_ARGS,
+      '--enable-source-maps',
+      '-r',
+      require.resolve('tsconfig-paths/register'),
+      path.join(root, entry),
+    ],
     {
       stdio: ['inherit', 'pipe', 'inherit'],
       // `npm start` is the development entry point; deployments set NODE_ENV=production.

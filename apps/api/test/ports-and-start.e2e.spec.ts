@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiProcess, builtEntryArgs, NotifierProcess, request, ROOT, tempDataDir } from '@gw/testing';
+import { ApiProcess, appEntryArgs, NotifierProcess, request, ROOT, tempDataDir } from '@gw/testing';
 
 /**
  * What a person sees when starting the service (README, Quick start): a port that is taken is named
@@ -27,8 +28,6 @@ async function holdPort(): Promise<{ port: number; server: Server }> {
   return { port: (server.address() as AddressInfo).port, server };
 }
 
-const MAINS = { api: 'dist/apps/api/src/main.js', notifier: 'dist/apps/notifier/src/main.js' };
-
 describe('a port that is already in use', () => {
   let held: { port: number; server: Server };
   beforeAll(async () => (held = await holdPort()));
@@ -43,7 +42,7 @@ describe('a port that is already in use', () => {
     const dataDir = tempDataDir();
     const base = app === 'api' ? new ApiProcess(dataDir) : new NotifierProcess(dataDir);
     const env = { ...base.processEnv(), [variable]: String(held.port) };
-    const child = spawn(process.execPath, builtEntryArgs(MAINS[app]), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, appEntryArgs(app), { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const { status, stdout, stderr } = await collect(child).ended;
     expect(status).toBe(1);
     const message = `port ${held.port} on 127.0.0.1 (${variable}, the ${listener} listener) is already in use by another process: stop the process that holds it, or set ${variable} to a free port`;
@@ -124,5 +123,28 @@ describe('npm start (tools/start.js) once ready', () => {
     const lines = out.stdout.split('\n').filter(Boolean);
     expect(lines.some((line) => line.includes('"msg":"ready"'))).toBe(true);
     for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
+  });
+
+  it("runs each app with V8's young generation capped, as the tests run them (tools/apps.js says why)", async () => {
+    await readyLines();
+    // The apps are tools/start.js's children: their command lines, from /proc.
+    const children = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .flatMap((pid) => {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+          // The parent's pid is the second field after the command's closing parenthesis.
+          if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== child.pid) return [];
+          return [readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')];
+        } catch (error) {
+          // A process that ended meanwhile.
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ESRCH')
+            return [];
+          throw error;
+        }
+      });
+    const entries = children.map((args) => args.find((arg) => arg.endsWith('main.js'))?.replace(ROOT, ''));
+    expect(entries.sort()).toEqual(['/dist/apps/api/src/main.js', '/dist/apps/notifier/src/main.js']);
+    for (const args of children) expect(args).toContain('--max-semi-space-size=16');
   });
 });

@@ -21,20 +21,25 @@ export const ROOT = findRoot(__dirname);
  * aliases into dist/ as tsconfig.runtime.json says. */
 export const BUILT_ENV = { TS_NODE_PROJECT: join(ROOT, 'tsconfig.runtime.json') };
 
-/** Node's arguments that run a built entry point (absolute, or from the root: `dist/apps/api/src/main.js`)
- * after `nodeArgs`, as `npm start` runs the apps. Give the child BUILT_ENV too. */
+/** Node's arguments that run a built entry point (absolute, or from the root) after `nodeArgs`. Give the child BUILT_ENV too. */
 export function builtEntryArgs(entry: string, nodeArgs: readonly string[] = []): string[] {
   return [...nodeArgs, '-r', require.resolve('tsconfig-paths/register'), resolve(ROOT, entry)];
 }
 
-const MAINS = {
-  api: 'dist/apps/api/src/main.js',
-  notifier: 'dist/apps/notifier/src/main.js',
-};
+/** The apps' entry points and Node options, shared with `npm start` (tools/apps.js, which says why). */
+type Apps = { APPS: Record<'api' | 'notifier', string>; APP_NODE_ARGS: string[] };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { APPS, APP_NODE_ARGS } = require(join(ROOT, 'tools/apps.js')) as Apps;
+
+/** Node's arguments that run `app` as `npm start` runs it, after `nodeArgs`. Give the child BUILT_ENV too. */
+export function appEntryArgs(app: keyof typeof APPS, nodeArgs: readonly string[] = []): string[] {
+  return builtEntryArgs(APPS[app], [...APP_NODE_ARGS, ...nodeArgs]);
+}
+
 const OPS_MAIN = 'dist/tools/ops/src/main.js';
 
 /** Each app's listeners, by the variable that sets its port. */
-const PORT_VARIABLES: Record<keyof typeof MAINS, Record<string, string>> = {
+const PORT_VARIABLES: Record<keyof typeof APPS, Record<string, string>> = {
   api: { account: 'ACCOUNT_PORT', instance: 'API_PORT', internal: 'INTERNAL_PORT' },
   notifier: { notifier: 'NOTIFIER_PORT' },
 };
@@ -77,7 +82,7 @@ export class AppProcess {
   private exited?: Promise<number | null>;
 
   constructor(
-    readonly app: keyof typeof MAINS,
+    readonly app: keyof typeof APPS,
     readonly dataDir: string,
     readonly env: Record<string, string> = {},
     readonly options: AppProcessOptions = {},
@@ -122,7 +127,7 @@ export class AppProcess {
         chosen[variable] = String(this.ports[listener]);
       }
     }
-    const child = spawn(process.execPath, builtEntryArgs(MAINS[this.app], this.nodeArgs), {
+    const child = spawn(process.execPath, appEntryArgs(this.app, this.nodeArgs), {
       cwd: ROOT,
       env: { ...this.processEnv(), ...chosen },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { ApiProcess, builtEntryArgs, NotifierProcess } from '@gw/testing';
+import { ApiProcess, appEntryArgs, NotifierProcess } from '@gw/testing';
 import { sleep } from './env';
-
-const MAINS = { api: 'dist/apps/api/src/main.js', notifier: 'dist/apps/notifier/src/main.js' } as const;
 
 /**
  * A built app started as libs/testing starts it (same entry point, path aliases and test
@@ -17,7 +15,7 @@ export class FileLoggedProcess {
   private exited?: Promise<number | null>;
 
   constructor(
-    readonly app: keyof typeof MAINS,
+    readonly app: 'api' | 'notifier',
     readonly dataDir: string,
     readonly logFile: string,
     readonly env: Record<string, string> = {},
@@ -45,7 +43,7 @@ export class FileLoggedProcess {
       this.app === 'api' ? new ApiProcess(this.dataDir, this.env) : new NotifierProcess(this.dataDir, this.env)
     ).processEnv();
     const fd = openSync(this.logFile, 'a', 0o600);
-    const child = spawn(process.execPath, builtEntryArgs(MAINS[this.app]), { env, stdio: ['ignore', fd, fd] });
+    const child = spawn(process.execPath, appEntryArgs(this.app), { env, stdio: ['ignore', fd, fd] });
     closeSync(fd);
     this.child = child;
     this.exited = new Promise((done) => child.once('exit', (code) => done(code)));

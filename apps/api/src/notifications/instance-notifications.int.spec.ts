@@ -57,13 +57,19 @@ const redelivered = (instanceId: string, sequence: number): NotificationEvent =>
   data: { instanceId, webhookId: `msg_${sequence}`, sequence, body: bodyOf(instanceId, sequence), at },
 });
 
-/** The real embedded store's readStream (all InstanceNotifications uses), counting the events it returns. */
+/** The real embedded store's readStream (all InstanceNotifications uses), counting the events it
+ * returns, the reads, and the most bytes of data one read returned. */
 class CountingStore {
   eventsRead = 0;
+  reads = 0;
+  largestRead = 0;
   constructor(readonly inner: EventStore) {}
   readStream = async (name: string, range?: StreamRange): Promise<RecordedEvent[]> => {
     const events = await this.inner.readStream(name, range);
     this.eventsRead += events.length;
+    this.reads += 1;
+    const bytes = events.reduce((sum, event) => sum + Buffer.byteLength(JSON.stringify(event.data)), 0);
+    this.largestRead = Math.max(this.largestRead, bytes);
     return events;
   };
 }
@@ -169,6 +175,37 @@ describe('InstanceNotifications: histories held between requests, on the embedde
       break;
     }
     expect(counting.eventsRead).toBeLessThanOrEqual(16);
+  });
+
+  it('catches up with a long history of large bodies a few MiB per read, and with one of small events in few reads', async () => {
+    const MiB = 1024 * 1024;
+    // 120 notifications of one 60 KB message each: 7 MiB of bodies.
+    const large = (sequence: number): NotificationEvent => {
+      const event = created('big', sequence);
+      if (event.type !== 'NotificationCreated' || !('messages' in event.data.body)) throw new Error('a message body');
+      event.data.body.messages[0].sealed = `pd2.20261123.00000001.${'x'.repeat(60_000)}`;
+      return event;
+    };
+    for (let first = 1; first <= 120; first += 20)
+      await append(
+        'big',
+        Array.from({ length: 20 }, (_, i) => large(first + i)),
+      );
+    const held = notifications();
+    const view = await held.read('big');
+    expect(view.lastSequence).toBe(120);
+    // Each read stays near 2 MiB (the one that measured the stream's events: 16 of them, under 1).
+    expect(counting.largestRead).toBeLessThan(2.5 * MiB);
+    expect(await pageOf(view, 1, 100)).toEqual((await wholeFold('big')).slice(0, 100));
+
+    // 6,000 small events: a first read of a few, then the rest in two.
+    const events: NotificationEvent[] = [];
+    for (let sequence = 1; sequence <= 3_000; sequence++)
+      events.push(created('small', sequence), delivered('small', sequence));
+    await append('small', events);
+    counting.reads = 0;
+    expect((await held.read('small')).lastSequence).toBe(3_000);
+    expect(counting.reads).toBe(3);
   });
 
   it('answers an instance with no notifications with nothing, and sees its first one on the next request', async () => {

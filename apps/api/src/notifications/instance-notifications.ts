@@ -6,13 +6,23 @@ import {
   notificationsStreamName,
   type NotificationBody,
   type NotificationCreated,
+  type NotificationEvent,
   type NotificationRecord,
 } from '@gw/domain-notifications';
 import type { EventStore } from '@gw/event-store';
 import { EVENT_STORE } from '../shared/tokens';
 
-/** Events read per query while catching up with a stream. */
+/** Events read per query while catching up with a stream, at most; */
 const READ_CHUNK = 5_000;
+/** and at first, until a read shows how large this stream's events are: */
+const FIRST_READ = 16;
+/** each next read takes as many as fit in this many bytes, judged by the read before it. Bodies are
+ * most of a notifications stream and each may take up to NOTIFICATION_BATCH_BYTES (more in logs
+ * written before that bound), so a count alone bounds nothing: 5,000 bodies of 256 KB are over a
+ * gigabyte read and decoded at once (docs/api.md section 11 bounds the API's memory while answering). */
+const READ_BYTES = 2 * 1024 * 1024;
+/** What an event takes besides the sealed personal fields of a body, about (ids, times, names). */
+const EVENT_BYTES = 256;
 /** Notifications held across instances (about 200 bytes each; an instance with none counts as one);
  * the instances used least recently are forgotten first. An instance with more than this alone is
  * folded per request and not held. */
@@ -130,14 +140,19 @@ export class InstanceNotifications {
    * revisions only grow and a held history stays a prefix of the stream. */
   private async catchUp(instanceId: string, held: Held): Promise<void> {
     const stream = notificationsStreamName(instanceId);
-    for (;;) {
-      const events = await this.store.readStream(stream, { fromRevision: held.next, maxCount: READ_CHUNK });
+    for (let count = FIRST_READ; ;) {
+      const events = await this.store.readStream(stream, { fromRevision: held.next, maxCount: count });
+      let bytes = 0;
       for (const event of events) {
         const typed = { type: event.type, data: event.data };
-        if (isNotificationEvent(typed)) held.history.apply(typed, () => event.revision);
+        if (isNotificationEvent(typed)) {
+          held.history.apply(typed, () => event.revision);
+          bytes += readBytes(typed);
+        } else bytes += EVENT_BYTES;
         held.next = event.revision + 1n;
       }
-      if (events.length < READ_CHUNK) return;
+      if (events.length < count) return;
+      count = Math.max(1, Math.min(READ_CHUNK, Math.floor((count * READ_BYTES) / bytes)));
       // A long history is read in chunks, and other requests are served between them.
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -178,4 +193,13 @@ export class InstanceNotifications {
     }
     return found;
   }
+}
+
+/** About the bytes an event takes as read: the sealed personal fields of its body's items (most of a
+ * large one; redeliveries recorded before section 11 copied the body too), EVENT_BYTES for the rest. */
+function readBytes(event: NotificationEvent): number {
+  const body = 'body' in event.data ? event.data.body : undefined;
+  const items: ReadonlyArray<{ sealed: string }> =
+    body === undefined ? [] : 'messages' in body ? body.messages : 'ack' in body ? body.ack : [];
+  return items.reduce((sum, item) => sum + item.sealed.length + EVENT_BYTES, EVENT_BYTES);
 }
