@@ -7,7 +7,7 @@ import { nonPublicReason } from '@gw/net-policy';
 import {
   ApiProcess,
   BUILT_ENV,
-  builtEntryArgs,
+  appEntryArgs,
   NotifierProcess,
   createAccount,
   expectFailure,
@@ -59,7 +59,7 @@ const STRONG_KEY = Buffer.from(Array.from({ length: 32 }, (_, i) => 255 - i * 5)
 
 describe('production refuses development switches and weak secrets', () => {
   const start = (env: Record<string, string>) =>
-    spawnSync(process.execPath, builtEntryArgs('dist/apps/api/src/main.js'), {
+    spawnSync(process.execPath, appEntryArgs('api'), {
       env: {
         PATH: process.env['PATH'],
         ...BUILT_ENV,

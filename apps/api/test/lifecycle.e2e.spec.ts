@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { ApiProcess, BUILT_ENV, builtEntryArgs, runOps, tempDataDir } from '@gw/testing';
+import { ApiProcess, appEntryArgs, BUILT_ENV, runOps, tempDataDir } from '@gw/testing';
 import { expectSuccess, get, request } from '@gw/testing';
 
 describe('process lifecycle', () => {
@@ -54,7 +54,7 @@ describe('process lifecycle', () => {
 
   it('refuses to start on bad configuration, naming every bad variable, with exit code 1', () => {
     const dataDir = tempDataDir();
-    const result = spawnSync(process.execPath, builtEntryArgs('dist/apps/api/src/main.js'), {
+    const result = spawnSync(process.execPath, appEntryArgs('api'), {
       env: {
         PATH: process.env['PATH'],
         ...BUILT_ENV,
