@@ -5,8 +5,11 @@ export interface SqliteEventStoreOptions {
   /** How long an operation keeps retrying while another process holds the write lock before it
    * reports the store unavailable. */
   lockTimeoutMs?: number;
-  /** How often a live subscription looks for events appended by other processes. */
+  /** How often a live subscription looks for events appended by other processes while the log is
+   * quiet (10 ms). */
   pollIntervalMs?: number;
+  /** How soon it looks again after a look found the log moved (2 ms; at most pollIntervalMs). */
+  busyPollIntervalMs?: number;
   /** Events read per batch while catching up. */
   batchSize?: number;
   /** Clock for `recordedAt`; injectable for tests. */

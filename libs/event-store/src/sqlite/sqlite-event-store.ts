@@ -17,6 +17,7 @@ import { GroupCommit, type GroupOutcome } from './group-commit';
 import { appendToStream, ChainTips, commitGroup, writtenBy, type PendingAppend } from './sqlite-append';
 import { startWalCheckpointer, truncateWal, warnAtMostEveryMinute, type WalCheckpointer } from './wal-checkpointer';
 import { WalSync } from './wal-sync';
+import { BUSY_POLL_MS, nextPollWait, QUIET_POLL_MS } from './poll-wait';
 import { retryWhileLocked } from './sqlite-lock-retry';
 import { FilteredReads, toRecorded } from './sqlite-reads';
 import { openDatabase, prepareStatements, type Statements } from './sqlite-statements';
@@ -37,6 +38,7 @@ export class SqliteEventStore implements EventStore {
   private readonly signals = new EventEmitter();
   private readonly lockTimeoutMs: number;
   private readonly pollIntervalMs: number;
+  private readonly busyPollIntervalMs: number;
   private readonly batchSize: number;
   private readonly filterWindow: bigint;
   private readonly now: () => Date;
@@ -57,8 +59,10 @@ export class SqliteEventStore implements EventStore {
   constructor(options: SqliteEventStoreOptions) {
     this.lockTimeoutMs = options.lockTimeoutMs ?? 5000;
     // Appends by other processes (the notifier's, the API's) are seen by polling the head, which is
-    // an index lookup; 10 ms keeps cross-process latency low at about a hundred cheap reads a second.
-    this.pollIntervalMs = options.pollIntervalMs ?? 10;
+    // an index lookup (PRAGMA data_version first, the head itself only when another connection
+    // committed): every 10 ms while the log is quiet, every 2 ms while it moves (nextPollWait).
+    this.pollIntervalMs = options.pollIntervalMs ?? QUIET_POLL_MS;
+    this.busyPollIntervalMs = Math.min(options.busyPollIntervalMs ?? BUSY_POLL_MS, this.pollIntervalMs);
     this.batchSize = options.batchSize ?? 1000;
     const filterWindow = options.filterWindow ?? FILTER_WINDOW;
     // A window of 0 would never move on.
@@ -231,6 +235,8 @@ export class SqliteEventStore implements EventStore {
     const { signal, filter } = options;
     let position = options.after ?? 0n;
     let reportedHead = -1n;
+    let lookedAtHead = -1n;
+    let wait = this.pollIntervalMs;
     while (!signal?.aborted && !this.closed) {
       const head = await this.headPosition();
       const events = await this.eventsAfter(position, head, this.batchSize, filter, signal);
@@ -251,7 +257,9 @@ export class SqliteEventStore implements EventStore {
         reportedHead = head;
         yield { kind: 'caughtUp', position: head };
       }
-      await this.waitForAppend(signal);
+      wait = nextPollWait(wait, head !== lookedAtHead, { busy: this.busyPollIntervalMs, quiet: this.pollIntervalMs });
+      lookedAtHead = head;
+      await this.waitForAppend(wait, signal);
     }
   }
 
@@ -267,7 +275,8 @@ export class SqliteEventStore implements EventStore {
     this.db.close();
   }
 
-  private waitForAppend(signal?: AbortSignal): Promise<void> {
+  /** Resolves on this client's next append, after `ms`, or on abort, whichever comes first. */
+  private waitForAppend(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -275,7 +284,7 @@ export class SqliteEventStore implements EventStore {
         signal?.removeEventListener('abort', done);
         resolve();
       };
-      const timer = setTimeout(done, this.pollIntervalMs);
+      const timer = setTimeout(done, ms);
       this.signals.once(APPENDED, done);
       signal?.addEventListener('abort', done, { once: true });
     });
