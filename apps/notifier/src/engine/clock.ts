@@ -1,3 +1,5 @@
+import { isoAt } from '@gw/domain-core';
+
 /**
  * The notifier's one source of time. Time is an input of the notifier workflow (its `now`), of the
  * retry schedule and of the instance notices; the engine asks this clock and nothing else (a lint
@@ -14,5 +16,5 @@ export const systemClock: Clock = { now: () => Date.now() };
 
 /** The clock's time as the log and the workflow write it (ISO 8601 UTC with milliseconds). */
 export function isoNow(clock: Clock): string {
-  return new Date(clock.now()).toISOString();
+  return isoAt(clock.now());
 }

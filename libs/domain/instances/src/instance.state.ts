@@ -165,8 +165,12 @@ export function instanceStatus(expiresAt: string, now: string): 'active' | 'expi
   return isBefore(now, expiresAt) ? 'active' : 'expired';
 }
 
-/** Delivery is effectively on only while a URL is registered, wanted, and the instance is active. */
-export function deliveryEnabled(state: CreatedInstance, now: string): boolean {
+/** Delivery is effectively on only while a URL is registered, wanted, and the instance is active.
+ * (Only the fields it reads: a read model's row is passed as it is, without copying it.) */
+export function deliveryEnabled(
+  state: Pick<CreatedInstance, 'webhookOn' | 'webhookUrl' | 'expiresAt'>,
+  now: string,
+): boolean {
   return state.webhookOn && state.webhookUrl !== '' && instanceStatus(state.expiresAt, now) === 'active';
 }
 

@@ -55,7 +55,7 @@ export class ListInstancesHandler implements IQueryHandler<ListInstancesQuery, L
       expiresAt: row.expiresAt,
       status: instanceStatus(row.expiresAt, now),
       webhookUrl: row.webhookUrl,
-      webhookEnabled: deliveryEnabled({ status: 'created', ...row }, now),
+      webhookEnabled: deliveryEnabled(row, now),
       events: row.events,
       ...signingSecretField(this.secrets, row.encryptedSigningSecret),
       label: row.label,

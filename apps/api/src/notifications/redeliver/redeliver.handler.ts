@@ -28,7 +28,7 @@ export class RedeliverHandler implements ICommandHandler<RedeliverCommand, Redel
     if (!row) throw new Error('unreachable: authentication passed without an instance');
     const now = this.clock.now();
     const expired = instanceStatus(row.expiresAt, now) === 'expired';
-    const deliveryOn = deliveryEnabled({ status: 'created', ...row }, now);
+    const deliveryOn = deliveryEnabled(row, now);
     // Redelivered by reference (docs/api.md section 11): the notifier reads a body from its
     // NotificationCreated when it sends it, so no body is read or copied here.
     const recorded = await this.recordedIn(instanceId, from, to);

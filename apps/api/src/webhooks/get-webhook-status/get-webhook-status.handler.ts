@@ -26,7 +26,7 @@ export class GetWebhookStatusHandler implements IQueryHandler<GetWebhookStatusQu
     const now = this.clock.now();
     return {
       webhookUrl: row.webhookUrl,
-      enabled: deliveryEnabled({ status: 'created', ...row }, now),
+      enabled: deliveryEnabled(row, now),
       instanceStatus: instanceStatus(row.expiresAt, now),
       events: row.events,
       ...(row.disabledReason ? { disabledReason: row.disabledReason } : {}),
