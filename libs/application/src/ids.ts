@@ -5,9 +5,17 @@ export function newInstanceId(): string {
   return randomBytes(12).toString('hex');
 }
 
-/** A new event id: a random UUID. */
+/**
+ * A new event id: a version 7 UUID (RFC 9562), 48 bits of Unix milliseconds and then random bits.
+ * Ids made one after the other sort together, so the embedded store's unique index on event ids
+ * takes them on its last page instead of on a random page each (a page more per event for every
+ * group commit to write into the log and for the checkpointer to copy).
+ */
 export function newEventId(): string {
-  return randomUUID();
+  const random = randomUUID();
+  const millis = Date.now().toString(16).padStart(12, '0');
+  // randomUUID's version digit (at 14) becomes 7; the variant and 74 random bits stay.
+  return `${millis.slice(0, 8)}-${millis.slice(8)}-7${random.slice(15)}`;
 }
 
 /**
