@@ -1,6 +1,7 @@
-import { newEventId } from './ids';
+import { nameBasedId, newEventId, timeOrderedNameBasedId } from './ids';
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const V8 = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** The Unix milliseconds a version 7 UUID carries in its first 48 bits. */
 const millisOf = (id: string) => parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
@@ -28,5 +29,33 @@ describe('new event ids', () => {
     const ids = Array.from({ length: 1000 }, () => newEventId());
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.every((id) => V7.test(id))).toBe(true);
+  });
+});
+
+describe('time-ordered name-based ids', () => {
+  const at = '2026-11-28T09:00:00.123Z';
+
+  it('are the same for the same name at the same moment, and differ by name', () => {
+    const id = timeOrderedNameBasedId(at, 'notification-created|msg_1');
+    expect(id).toMatch(V8);
+    expect(timeOrderedNameBasedId(at, 'notification-created|msg_1')).toBe(id);
+    expect(timeOrderedNameBasedId(at, 'notification-created|msg_2')).not.toBe(id);
+  });
+
+  it('carry the moment, and sort as text by it whatever the names', () => {
+    const moments = [
+      '2026-11-28T09:00:00.000Z',
+      '2026-11-28T09:00:00.001Z',
+      '2026-11-28T09:00:01.000Z',
+      '2027-01-01T00:00:00.000Z',
+    ];
+    const ids = moments.map((moment, i) => timeOrderedNameBasedId(moment, `name-${moments.length - i}`));
+    expect(ids.map(millisOf)).toEqual(moments.map((moment) => Date.parse(moment)));
+    expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('are plain name-based ids when the moment is not a time', () => {
+    expect(timeOrderedNameBasedId('not a time', 'n')).toBe(nameBasedId('n'));
+    expect(timeOrderedNameBasedId('1969-12-31T23:59:59.999Z', 'n')).toBe(nameBasedId('n'));
   });
 });

@@ -31,6 +31,21 @@ export function nameBasedId(name: string): string {
 }
 
 /**
+ * A name-based id (as nameBasedId) that sorts by a moment: a version 8 UUID (RFC 9562's custom
+ * layout) of `at`'s 48 bits of Unix milliseconds and then 74 bits of the name's SHA-256. The same name
+ * at the same moment is the same id, and ids of moments one after the other sort together (see
+ * newEventId). A moment that is not a time from 1970 on is left out: the id is then nameBasedId's.
+ */
+export function timeOrderedNameBasedId(at: string, name: string): string {
+  const millis = Date.parse(at);
+  if (!Number.isSafeInteger(millis) || millis < 0 || millis >= 2 ** 48) return nameBasedId(name);
+  const hash = createHash('sha256').update(name, 'utf8').digest('hex');
+  const prefix = millis.toString(16).padStart(12, '0');
+  const variant = ((parseInt(hash[3], 16) & 0x3) | 0x8).toString(16);
+  return `${prefix.slice(0, 8)}-${prefix.slice(8)}-8${hash.slice(0, 3)}-${variant}${hash.slice(4, 7)}-${hash.slice(7, 19)}`;
+}
+
+/**
  * A webhook id (the Standard Webhooks `webhook-id`): `msg_` and 32 hex characters derived from
  * `name`, so that the same notification always gets the same id, whichever notifier makes it.
  */

@@ -3,7 +3,7 @@ import { inboxDecider, inboxIdentity, inboxStreamName, isInboxEvent } from '@gw/
 import { instanceDecider, instanceStreamName, isInstanceEvent } from '@gw/domain-instances';
 import { isNotificationEvent, notificationsDecider, notificationsStreamName } from '@gw/domain-notifications';
 import { aggregate } from './aggregate';
-import { nameBasedId, newEventId } from './ids';
+import { nameBasedId, newEventId, timeOrderedNameBasedId } from './ids';
 
 /** `account-{accountId}`: one account holder, named by the keyed hash of its address. */
 export const accountAggregate = aggregate({
@@ -20,16 +20,19 @@ export const instanceAggregate = aggregate({
 });
 
 /** `notifications-{id}`: an instance's notifications and their attempts. A notification is created
- * once: its creation's id derives from its webhook id, so a creation retried after a crash is
- * stored once, whoever retries it. A test attempt too (its webhook id is new per test): it is
- * appended without an expected revision, and its id is what keeps a retried append from storing
+ * once: its creation's id derives from its webhook id and its creation time, so that an append of
+ * it retried after its answer was lost stores it once (a creation decided again, after a crash say,
+ * is refused by its expected revision and then found in the stream), and creations made one after
+ * the other share the store's id index's last page. A test attempt is appended without an expected
+ * revision: its id, from its webhook id (new per test), is what keeps a retried append from storing
  * it twice. */
 export const notificationsAggregate = aggregate({
   decider: notificationsDecider,
   streamName: notificationsStreamName,
   isEvent: isNotificationEvent,
   eventId: (event) => {
-    if (event.type === 'NotificationCreated') return nameBasedId(`notification-created|${event.data.webhookId}`);
+    if (event.type === 'NotificationCreated')
+      return timeOrderedNameBasedId(event.data.createdAt, `notification-created|${event.data.webhookId}`);
     if (event.type === 'TestNotificationAttempted') return nameBasedId(`test-attempted|${event.data.webhookId}`);
     return newEventId();
   },
