@@ -25,7 +25,7 @@ describe('new event ids', () => {
     expect([...ids].sort()).toEqual(ids);
   });
 
-  it('differ when made in the same millisecond', () => {
+  it('differ when made one after the other, many in one millisecond', () => {
     const ids = Array.from({ length: 1000 }, () => newEventId());
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.every((id) => V7.test(id))).toBe(true);

@@ -12,10 +12,14 @@ export function newInstanceId(): string {
  * group commit to write into the log and for the checkpointer to copy).
  */
 export function newEventId(): string {
-  const random = randomUUID();
-  const millis = Date.now().toString(16).padStart(12, '0');
   // randomUUID's version digit (at 14) becomes 7; the variant and 74 random bits stay.
-  return `${millis.slice(0, 8)}-${millis.slice(8)}-7${random.slice(15)}`;
+  return `${millisPrefix(Date.now())}7${randomUUID().slice(15)}`;
+}
+
+/** The first two groups of a time-ordered UUID, `xxxxxxxx-xxxx-`: 48 bits of Unix milliseconds. */
+function millisPrefix(millis: number): string {
+  const hex = millis.toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8)}-`;
 }
 
 /**
@@ -40,9 +44,8 @@ export function timeOrderedNameBasedId(at: string, name: string): string {
   const millis = Date.parse(at);
   if (!Number.isSafeInteger(millis) || millis < 0 || millis >= 2 ** 48) return nameBasedId(name);
   const hash = createHash('sha256').update(name, 'utf8').digest('hex');
-  const prefix = millis.toString(16).padStart(12, '0');
   const variant = ((parseInt(hash[3], 16) & 0x3) | 0x8).toString(16);
-  return `${prefix.slice(0, 8)}-${prefix.slice(8)}-8${hash.slice(0, 3)}-${variant}${hash.slice(4, 7)}-${hash.slice(7, 19)}`;
+  return `${millisPrefix(millis)}8${hash.slice(0, 3)}-${variant}${hash.slice(4, 7)}-${hash.slice(7, 19)}`;
 }
 
 /**
