@@ -1,7 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { droppingLineWriter } from './line-writers';
+import { join, resolve } from 'node:path';
+import { droppingLineWriter, turnLineWriter } from './line-writers';
 import { createLogger } from './logger';
 
 const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
@@ -72,6 +73,18 @@ describe('droppingLineWriter', () => {
     ]);
   });
 
+  it('counts each line of several given at once that the full disk kept out', () => {
+    const { state, write } = disk(3);
+    const writer = droppingLineWriter(write, () => at);
+    writer('{"a":1}\n{"b":2}\n{"c":3}\n');
+    state.room = Infinity;
+    writer('{"next":1}\n');
+    const lines = state.text.split('\n');
+    expect(lines[0]).toBe('{"a');
+    expect(JSON.parse(lines[1])).toEqual(expect.objectContaining({ dropped: 3, error: 'ENOSPC' }));
+    expect(lines.slice(2)).toEqual(['{"next":1}', '']);
+  });
+
   it('counts a write that makes no progress as a failure instead of looping', () => {
     const writer = droppingLineWriter(
       () => 0,
@@ -95,5 +108,92 @@ describe('droppingLineWriter', () => {
       closeSync(fd);
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('turnLineWriter', () => {
+  const turnEnd = () => new Promise((done) => setImmediate(done));
+
+  it("writes one turn's lines together, once the turn is over", async () => {
+    const writes: string[] = [];
+    const lines = turnLineWriter((text) => void writes.push(text));
+    lines.write('{"a":1}\n');
+    lines.write('{"b":2}\n');
+    expect(writes).toEqual([]);
+    await turnEnd();
+    expect(writes).toEqual(['{"a":1}\n{"b":2}\n']);
+    lines.write('{"c":3}\n');
+    await turnEnd();
+    expect(writes).toEqual(['{"a":1}\n{"b":2}\n', '{"c":3}\n']);
+  });
+
+  it('writes at once when what is held back reaches its bound', () => {
+    const writes: string[] = [];
+    const lines = turnLineWriter(
+      (text) => void writes.push(text),
+      16,
+      () => undefined,
+    );
+    lines.write('{"a":1}\n');
+    expect(writes).toEqual([]);
+    lines.write('{"b":2}\n');
+    expect(writes).toEqual(['{"a":1}\n{"b":2}\n']);
+  });
+
+  it('writes what it holds on flushFromNowOn, then every line as it comes', () => {
+    const writes: string[] = [];
+    const lines = turnLineWriter(
+      (text) => void writes.push(text),
+      65_536,
+      () => undefined,
+    );
+    lines.write('{"a":1}\n');
+    lines.flushFromNowOn();
+    expect(writes).toEqual(['{"a":1}\n']);
+    lines.write('{"b":2}\n');
+    expect(writes).toEqual(['{"a":1}\n', '{"b":2}\n']);
+  });
+
+  describe("a process's standard output (a real child process)", () => {
+    const built = resolve(__dirname, '../../..', 'dist/libs/logging/src/logger.js');
+    const child = (ending: string, stdout: 'pipe' | number) =>
+      spawnSync(
+        process.execPath,
+        [
+          '-e',
+          `const logger = require(${JSON.stringify(built)}).createLogger('info', { app: 't' });
+           for (let i = 0; i < 3; i += 1) logger.info('line ' + i);
+           ${ending}`,
+        ],
+        { stdio: ['ignore', stdout, 'pipe'], encoding: 'utf8' },
+      );
+    const messages = (text: string) =>
+      text
+        .trimEnd()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { msg: string }).msg);
+
+    it.each([
+      ['process.exit', 'process.exit(3)', 3],
+      ['an uncaught error', "throw new Error('boom')", 1],
+      ['the event loop running out of work', '', 0],
+    ])('writes the lines it held back when the process ends by %s', (_, ending, status) => {
+      const result = child(ending, 'pipe');
+      expect(result.status).toBe(status);
+      expect(messages(result.stdout)).toEqual(['line 0', 'line 1', 'line 2']);
+    });
+
+    it('writes them into a file too, as `npm start > gateway.log` does', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'gw-log-'));
+      const file = join(dir, 'log');
+      const fd = openSync(file, 'a');
+      try {
+        expect(child('process.exit(0)', fd).status).toBe(0);
+        expect(messages(readFileSync(file, 'utf8'))).toEqual(['line 0', 'line 1', 'line 2']);
+      } finally {
+        closeSync(fd);
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
   });
 });

@@ -25,8 +25,10 @@ export function urlOrigin(value: string): string {
 const EMAIL_KEY = /e-?mail/i;
 const EMAIL_SHAPED = /[\w.!#$%'*+^`{|}~-]+(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/gi;
 
-/** `text` with every e-mail-shaped part replaced. */
+/** `text` with every e-mail-shaped part replaced. (Most text has neither `@` nor `%40`: looking for
+ * them first spares the pattern's scan of every position, a microsecond a request line.) */
 export function redactEmails(text: string): string {
+  if (!text.includes('@') && !text.includes('%40')) return text;
   return text.replace(EMAIL_SHAPED, REDACTED);
 }
 
