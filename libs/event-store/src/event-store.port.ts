@@ -70,6 +70,12 @@ export interface SubscribeOptions {
   filter?: EventFilter;
   /** Ends the subscription; the iterator then returns. */
   signal?: AbortSignal;
+  /**
+   * For a consumer that prefers fewer, larger batches (the API's read models): a polling adapter
+   * looks for new events at most every `paceMs` while live, unless nudge() asks it to look at once.
+   * Adapters that push events ignore it.
+   */
+  paceMs?: number;
 }
 
 /**
@@ -114,7 +120,8 @@ export interface EventStore {
    * continues them). Deleting a stream that does not exist is a no-op.
    */
   deleteStream(streamName: string): Promise<void>;
-  /** A hint that another process may have appended: a polling adapter looks at once. Optional. */
+  /** A hint that another process may have appended, or that a consumer waits for what is there: a
+   * polling adapter's subscriptions look at once, paced ones too. Optional. */
   nudge?(): void;
   /** Finishes removing from the store's files what `deleteStream` deleted, where an earlier call
    * could not (the embedded store truncates its write-ahead log, which a long read can hold up).

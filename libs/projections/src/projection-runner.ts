@@ -52,6 +52,9 @@ export interface ProjectionRunnerOptions {
   batchSize?: number;
   /** Pause before resubscribing after the store failed. */
   retryDelayMs?: number;
+  /** Live, look for new events at most every this many milliseconds, unless a waiter (waitFor,
+   * catchUpToHead) asks for them: fewer, larger read-model transactions (SubscribeOptions.paceMs). */
+  livePaceMs?: number;
 }
 
 /**
@@ -146,6 +149,7 @@ export class ProjectionRunner {
           after: this.target.checkpoint(),
           filter,
           signal: attempt.signal,
+          paceMs: this.options.livePaceMs,
         });
         for await (const message of subscription) {
           if (message.kind === 'event') {

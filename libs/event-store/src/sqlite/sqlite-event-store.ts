@@ -24,6 +24,8 @@ import { openDatabase, prepareStatements, type Statements } from './sqlite-state
 import type { SqliteEventStoreOptions } from './sqlite-event-store-options';
 
 const APPENDED = 'appended';
+/** nudge() was called, or the store closes: every subscription looks, paced ones too. */
+const NUDGED = 'nudged';
 
 /** Positions a filtered read scans per query (eventsAfter): a few milliseconds of the event loop. */
 const FILTER_WINDOW = 20_000;
@@ -51,6 +53,8 @@ export class SqliteEventStore implements EventStore {
   /** The head as last seen, and the data version it was seen at (-1: never looked). */
   private head = 0n;
   private seenDataVersion = -1;
+  /** nudge() calls so far: a paced subscription that was nudged while it scanned looks again. */
+  private nudges = 0;
   private headLook?: Promise<bigint>;
   private readonly checkpointer: WalCheckpointer;
   private readonly wal: WalSync;
@@ -226,9 +230,11 @@ export class SqliteEventStore implements EventStore {
     await this.withLockRetry(() => truncateWal(this.db));
   }
 
-  /** Polling adapter: a hint that new events may be there makes live subscriptions look at once. */
+  /** Polling adapter: a hint that new events may be there, or that a consumer waits for them, makes
+   * every live subscription look at once, paced ones too. */
   nudge(): void {
-    this.signals.emit(APPENDED);
+    this.nudges += 1;
+    this.signals.emit(NUDGED);
   }
 
   async *subscribeToAll(options: SubscribeOptions = {}): AsyncIterable<SubscriptionMessage> {
@@ -237,7 +243,9 @@ export class SqliteEventStore implements EventStore {
     let reportedHead = -1n;
     let lookedAtHead = -1n;
     let wait = this.pollIntervalMs;
+    const pace = options.paceMs ?? 0;
     while (!signal?.aborted && !this.closed) {
+      const nudges = this.nudges;
       const head = await this.headPosition();
       const events = await this.eventsAfter(position, head, this.batchSize, filter, signal);
       // An aborted scan stopped short of the head: nothing of it is reported, no checkpoint either.
@@ -259,7 +267,9 @@ export class SqliteEventStore implements EventStore {
       }
       wait = nextPollWait(wait, head !== lookedAtHead, { busy: this.busyPollIntervalMs, quiet: this.pollIntervalMs });
       lookedAtHead = head;
-      await this.waitForAppend(wait, signal);
+      if (pace === 0) await this.waitForAppend(wait, [APPENDED, NUDGED], signal);
+      // Paced: this client's own appends do not wake it, a nudge does, one made while it scanned too.
+      else if (this.nudges === nudges) await this.waitForAppend(Math.max(wait, pace), [NUDGED], signal);
     }
   }
 
@@ -271,21 +281,22 @@ export class SqliteEventStore implements EventStore {
     await this.checkpointer.stop();
     await this.wal.close();
     this.closed = true;
-    this.signals.emit(APPENDED);
+    this.signals.emit(NUDGED);
     this.db.close();
   }
 
-  /** Resolves on this client's next append, after `ms`, or on abort, whichever comes first. */
-  private waitForAppend(ms: number, signal?: AbortSignal): Promise<void> {
+  /** Resolves on the next of `wakes` (this client's next append, a nudge), after `ms`, or on abort,
+   * whichever comes first. */
+  private waitForAppend(ms: number, wakes: readonly string[], signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        this.signals.off(APPENDED, done);
+        for (const wake of wakes) this.signals.off(wake, done);
         signal?.removeEventListener('abort', done);
         resolve();
       };
       const timer = setTimeout(done, ms);
-      this.signals.once(APPENDED, done);
+      for (const wake of wakes) this.signals.once(wake, done);
       signal?.addEventListener('abort', done, { once: true });
     });
   }

@@ -60,4 +60,78 @@ describe('how often a live subscription looks for other processes’ appends', (
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  describe('a paced subscription (SubscribeOptions.paceMs)', () => {
+    let dir: string;
+    let store: SqliteEventStore;
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'gw-pace-'));
+      store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), pollIntervalMs: 10 });
+    });
+    afterEach(async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    /** Follows the log from the start, noting when each event is seen; `onEvent` runs before the next. */
+    function follow(paceMs: number | undefined, signal: AbortSignal, onEvent?: (id: string) => Promise<void>) {
+      const seenAt = new Map<string, number>();
+      let caughtUp!: () => void;
+      const live = new Promise<void>((resolve) => (caughtUp = resolve));
+      const done = (async () => {
+        for await (const message of store.subscribeToAll({ signal, paceMs })) {
+          if (message.kind === 'caughtUp') caughtUp();
+          if (message.kind === 'event') {
+            seenAt.set(message.event.id, performance.now());
+            await onEvent?.(message.event.id);
+          }
+        }
+      })();
+      return { seenAt, live, done };
+    }
+    const until = async (done: () => boolean, ms: number) => {
+      const deadline = performance.now() + ms;
+      while (!done() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+
+    it("is not woken by its own client's appends, and looks at once when nudged", async () => {
+      const abort = new AbortController();
+      const paced = follow(60_000, abort.signal);
+      const unpaced = follow(undefined, abort.signal);
+      try {
+        await Promise.all([paced.live, unpaced.live]);
+        await store.append('pace-a', [{ id: 'a', type: 'T', data: {} }], 'no_stream');
+        await until(() => unpaced.seenAt.has('a'), 5000);
+        expect(unpaced.seenAt.has('a')).toBe(true);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(paced.seenAt.has('a')).toBe(false);
+
+        store.nudge();
+        await until(() => paced.seenAt.has('a'), 5000);
+        expect(paced.seenAt.has('a')).toBe(true);
+      } finally {
+        abort.abort();
+        await Promise.all([paced.done, unpaced.done]);
+      }
+    });
+
+    it('keeps a nudge made while it was reading, and looks again instead of waiting its pace', async () => {
+      await store.append('pace-b', [{ id: 'first', type: 'T', data: {} }], 'no_stream');
+      const abort = new AbortController();
+      // While the subscription is in the middle of its first read (it waits for this callback
+      // before going on), a new event is appended and the store nudged.
+      const paced = follow(60_000, abort.signal, async (id) => {
+        if (id !== 'first') return;
+        await store.append('pace-b', [{ id: 'second', type: 'T', data: {} }], 0n);
+        store.nudge();
+      });
+      try {
+        await until(() => paced.seenAt.has('second'), 5000);
+        expect(paced.seenAt.has('second')).toBe(true);
+      } finally {
+        abort.abort();
+        await paced.done;
+      }
+    });
+  });
 });

@@ -95,3 +95,73 @@ describe('following the log live', () => {
     expect(models.checkpoint()).toBeGreaterThanOrEqual(position);
   });
 });
+
+describe('following the log live at a pace (the API read models)', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+  let other: SqliteEventStore;
+  let models: SqliteReadModels;
+  let runner: ProjectionRunner;
+  let batches: number[];
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'gw-paced-'));
+    store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), pollIntervalMs: 10 });
+    // Another process's connection to the same log (the notifier's, say).
+    other = new SqliteEventStore({ file: join(dir, 'events.sqlite') });
+    models = new SqliteReadModels(join(dir, 'rm.sqlite'));
+    batches = [];
+    runner = new ProjectionRunner(store, noting(models, batches), createLogger('error'), {
+      streamNamePrefixes: PROJECTED_STREAM_PREFIXES,
+      // Longer than the test: any look it makes by itself would come too late to be seen here.
+      livePaceMs: 60_000,
+    });
+    runner.start();
+    await runner.ready;
+    batches.length = 0;
+  });
+  afterEach(async () => {
+    await runner.stop();
+    await models.close();
+    await Promise.all([store.close(), other.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const created = (instanceId: string) => ({
+    id: `created-${instanceId}`,
+    type: 'InstanceCreated',
+    data: {
+      instanceId,
+      accountId: 'acct',
+      packageId: 'monthly',
+      tokenHash: 'h',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      expiresAt: '2026-02-01T00:00:00.000Z',
+    },
+  });
+
+  it("leaves new events, its own client's and another's, for one later look while nothing waits for them", async () => {
+    await other.append('instance-i1', [created('i1')], 'no_stream');
+    const { position } = await store.append('instance-i2', [created('i2')], 'no_stream');
+    // Unpaced, both would be in the models within a few milliseconds (the store's own append wakes
+    // the subscription, the other's is polled every 10 ms).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(models.findInstance('i1')).toBeUndefined();
+    expect(models.findInstance('i2')).toBeUndefined();
+    expect(batches).toEqual([]);
+
+    // A waiter (a query, a command's answer) makes it look at once: both commit together.
+    const asked = performance.now();
+    await runner.waitFor(position, 5000);
+    expect(performance.now() - asked).toBeLessThan(5000);
+    expect(models.findInstance('i1')?.accountId).toBe('acct');
+    expect(models.findInstance('i2')?.accountId).toBe('acct');
+    expect(batches).toEqual([2]);
+  });
+
+  it('answers a query at once: catchUpToHead looks for what another process appended', async () => {
+    await other.append('instance-i3', [created('i3')], 'no_stream');
+    await runner.catchUpToHead(5000);
+    expect(models.findInstance('i3')?.accountId).toBe('acct');
+  });
+});
