@@ -1,3 +1,5 @@
+import type { EventEmitter } from 'node:events';
+
 /** How often a live subscription looks for other processes' appends while the log is quiet. */
 export const QUIET_POLL_MS = 10;
 
@@ -20,4 +22,25 @@ export function nextPollWait(
   { busy, quiet }: { busy: number; quiet: number },
 ): number {
   return moved ? busy : Math.min(previous * 2, quiet);
+}
+
+/** Resolves on the next of `wakes` that `signals` emits (an append of this client, a nudge), after
+ * `ms`, or on abort, whichever comes first. */
+export function pollWait(
+  signals: EventEmitter,
+  ms: number,
+  wakes: readonly string[],
+  signal?: AbortSignal,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      for (const wake of wakes) signals.off(wake, done);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    for (const wake of wakes) signals.once(wake, done);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

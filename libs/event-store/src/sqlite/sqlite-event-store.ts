@@ -17,7 +17,7 @@ import { GroupCommit, type GroupOutcome } from './group-commit';
 import { appendToStream, ChainTips, commitGroup, writtenBy, type PendingAppend } from './sqlite-append';
 import { startWalCheckpointer, truncateWal, warnAtMostEveryMinute, type WalCheckpointer } from './wal-checkpointer';
 import { WalSync } from './wal-sync';
-import { BUSY_POLL_MS, nextPollWait, QUIET_POLL_MS } from './poll-wait';
+import { BUSY_POLL_MS, nextPollWait, pollWait, QUIET_POLL_MS } from './poll-wait';
 import { retryWhileLocked } from './sqlite-lock-retry';
 import { FilteredReads, toRecorded } from './sqlite-reads';
 import { openDatabase, prepareStatements, type Statements } from './sqlite-statements';
@@ -267,9 +267,9 @@ export class SqliteEventStore implements EventStore {
       }
       wait = nextPollWait(wait, head !== lookedAtHead, { busy: this.busyPollIntervalMs, quiet: this.pollIntervalMs });
       lookedAtHead = head;
-      if (pace === 0) await this.waitForAppend(wait, [APPENDED, NUDGED], signal);
+      if (pace === 0) await pollWait(this.signals, wait, [APPENDED, NUDGED], signal);
       // Paced: this client's own appends do not wake it, a nudge does, one made while it scanned too.
-      else if (this.nudges === nudges) await this.waitForAppend(Math.max(wait, pace), [NUDGED], signal);
+      else if (this.nudges === nudges) await pollWait(this.signals, Math.max(wait, pace), [NUDGED], signal);
     }
   }
 
@@ -283,22 +283,6 @@ export class SqliteEventStore implements EventStore {
     this.closed = true;
     this.signals.emit(NUDGED);
     this.db.close();
-  }
-
-  /** Resolves on the next of `wakes` (this client's next append, a nudge), after `ms`, or on abort,
-   * whichever comes first. */
-  private waitForAppend(ms: number, wakes: readonly string[], signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        for (const wake of wakes) this.signals.off(wake, done);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      for (const wake of wakes) this.signals.once(wake, done);
-      signal?.addEventListener('abort', done, { once: true });
-    });
   }
 
   private withLockRetry<T>(operation: () => T): Promise<T> {
