@@ -57,11 +57,9 @@ function linesFrom(bytes: Uint8Array, start: number): number {
   return lines;
 }
 
-/** A line writer that holds lines back until `flush`, and one that writes each line at once. */
+/** A line writer that holds lines back, and the way to have it write them at once. */
 export interface TurnLineWriter {
   write: LineWriter;
-  /** Writes what is held back now. */
-  flush(): void;
   /** Writes what is held back, and from then on every line at once (the process is exiting). */
   flushFromNowOn(): void;
 }
@@ -70,9 +68,9 @@ export interface TurnLineWriter {
  * Hands the lines of one event-loop turn to `write` together, once the turn's callbacks have run
  * (setImmediate), or at once when they pass `maxPending` characters. A write to standard output is
  * a system call, and a busy API logs a line per request: under load one call carries a whole
- * turn's requests (bench a at LOG_LEVEL=info). What is held back is written within the turn, by
- * `flush` or when the process exits (stdoutLineWriter); only a process killed outright (SIGKILL)
- * loses it, and the records of that one turn at most.
+ * turn's requests (bench a at LOG_LEVEL=info). What is held back is written at the end of its
+ * turn, or by flushFromNowOn when the process exits (stdoutLineWriter); only a process killed
+ * outright (SIGKILL) loses it, the records of that one turn at most.
  */
 export function turnLineWriter(
   write: LineWriter,
@@ -99,7 +97,6 @@ export function turnLineWriter(
         later(flush);
       }
     },
-    flush,
     flushFromNowOn: () => {
       direct = true;
       flush();

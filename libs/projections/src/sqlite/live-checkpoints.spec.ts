@@ -5,7 +5,7 @@ import type { RecordedEvent } from '@gw/event-store';
 import { SqliteEventStore } from '@gw/event-store/sqlite';
 import { createLogger } from '@gw/logging';
 import { PROJECTED_STREAM_PREFIXES } from '../read-models';
-import { ProjectionRunner, type ProjectionTarget } from '../projection-runner';
+import { ProjectionRunner, type ProjectionRunnerOptions, type ProjectionTarget } from '../projection-runner';
 import { SqliteReadModels } from './sqlite-read-models';
 
 /** The read models, with every batch the runner hands them noted (its size). */
@@ -22,6 +22,21 @@ function noting(models: SqliteReadModels, batches: number[]): ProjectionTarget {
   };
 }
 
+/** A store and read models in `dir`, and a runner live on them (started, caught up, nothing noted). */
+async function live(dir: string, options: Partial<ProjectionRunnerOptions> = {}) {
+  const store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), pollIntervalMs: 10 });
+  const models = new SqliteReadModels(join(dir, 'rm.sqlite'));
+  const batches: number[] = [];
+  const runner = new ProjectionRunner(store, noting(models, batches), createLogger('error'), {
+    streamNamePrefixes: PROJECTED_STREAM_PREFIXES,
+    ...options,
+  });
+  runner.start();
+  await runner.ready;
+  batches.length = 0;
+  return { store, models, runner, batches };
+}
+
 describe('following the log live', () => {
   let dir: string;
   let store: SqliteEventStore;
@@ -31,15 +46,7 @@ describe('following the log live', () => {
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gw-live-'));
-    store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), pollIntervalMs: 10 });
-    models = new SqliteReadModels(join(dir, 'rm.sqlite'));
-    batches = [];
-    runner = new ProjectionRunner(store, noting(models, batches), createLogger('error'), {
-      streamNamePrefixes: PROJECTED_STREAM_PREFIXES,
-    });
-    runner.start();
-    await runner.ready;
-    batches.length = 0;
+    ({ store, models, runner, batches } = await live(dir));
   });
   afterEach(async () => {
     await runner.stop();
@@ -106,19 +113,10 @@ describe('following the log live at a pace (the API read models)', () => {
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gw-paced-'));
-    store = new SqliteEventStore({ file: join(dir, 'events.sqlite'), pollIntervalMs: 10 });
+    // Longer than the test: any look the runner made by itself would come too late to be seen here.
+    ({ store, models, runner, batches } = await live(dir, { livePaceMs: 60_000 }));
     // Another process's connection to the same log (the notifier's, say).
     other = new SqliteEventStore({ file: join(dir, 'events.sqlite') });
-    models = new SqliteReadModels(join(dir, 'rm.sqlite'));
-    batches = [];
-    runner = new ProjectionRunner(store, noting(models, batches), createLogger('error'), {
-      streamNamePrefixes: PROJECTED_STREAM_PREFIXES,
-      // Longer than the test: any look it makes by itself would come too late to be seen here.
-      livePaceMs: 60_000,
-    });
-    runner.start();
-    await runner.ready;
-    batches.length = 0;
   });
   afterEach(async () => {
     await runner.stop();
