@@ -69,8 +69,8 @@ export interface TurnLineWriter {
  * (setImmediate), or at once when they pass `maxPending` characters. A write to standard output is
  * a system call, and a busy API logs a line per request: under load one call carries a whole
  * turn's requests (bench a at LOG_LEVEL=info). What is held back is written at the end of its
- * turn, or by flushFromNowOn when the process exits (stdoutLineWriter); only a process killed
- * outright (SIGKILL) loses it, the records of that one turn at most.
+ * turn, or by flushFromNowOn when the process exits (stdoutLineWriter); only a process ended by a
+ * signal it does not handle (SIGKILL) loses it, the records of that one turn at most.
  */
 export function turnLineWriter(
   write: LineWriter,
