@@ -7,6 +7,7 @@ import {
   type AppendResult,
   type EventStore,
   type RecordedEvent,
+  type RequiredStream,
 } from '@gw/event-store';
 import { newEventId } from './ids';
 import { inLane, type StreamLane } from './stream-lanes';
@@ -117,6 +118,9 @@ export interface HandleOptions<State> {
   /** The stream is append-only and its state decides nothing: it is never read, and the events are
    * appended at whatever revision it has (their ids keep a retry from storing them twice). */
   appendOnly?: boolean;
+  /** For an append-only stream: the stream its appends require (AppendOptions.requires); a
+   * missing one fails the command with RequiredStreamMissingError. */
+  requires?: RequiredStream;
 }
 
 export interface CommandOutcome<State, Event> {
@@ -157,7 +161,7 @@ export async function handleCommand<Event extends DomainEvent, State>(
   for (;;) {
     try {
       // An append-only stream is never read, so its appends cannot conflict: no turns to take.
-      if (options.appendOnly) return await appendOnly(store, streamName, model, decide);
+      if (options.appendOnly) return await appendOnly(store, streamName, model, decide, options.requires);
       return await inLane(store, streamName, (lane, release) =>
         attempt(store, streamName, model, decide, options.cache, lane, release),
       );
@@ -214,11 +218,12 @@ async function appendOnly<Event extends DomainEvent, State>(
   streamName: string,
   model: StreamModel<Event, State>,
   decide: Decide<Event, State>,
+  requires: RequiredStream | undefined,
 ): Promise<CommandOutcome<State, Event>> {
   const state = model.initialState();
   const events = await decide(state);
   if (events.length === 0) return { state, events };
-  const written = await store.append(streamName, toAppend(model, events), 'any');
+  const written = await store.append(streamName, toAppend(model, events), 'any', requires && { requires });
   return { state: events.reduce(model.evolve, state), events, written };
 }
 

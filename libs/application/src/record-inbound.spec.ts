@@ -74,6 +74,24 @@ describe('recording inbound traffic', () => {
     expect(await store.readAll({ filter: { streamNamePrefixes: ['datakey-'] } })).toEqual([]);
   });
 
+  it('refuses a message whose instance is deleted while it is sealed: the store checks with the append', async () => {
+    // A first message makes the day's data key, so the second one is sealed without any append.
+    await recordMessage(store, personal, 'i1', message, now);
+    const recording = recordMessage(store, personal, 'i1', { ...message, id: 'm2' }, now);
+    // The deletion is submitted before the message's append (sealing it takes a turn at least): a
+    // check read before the append would have found the instance still there.
+    const deletion = store.append(
+      'instance-i1',
+      [{ id: 'deleted', type: 'InstanceDeleted', data: { instanceId: 'i1', deletedAt: now } }],
+      'any',
+    );
+    await expect(recording).rejects.toBeInstanceOf(UnknownInstance);
+    await deletion;
+    expect((await store.readStream('inbox-i1')).map((e) => (e.data as { message: { id: string } }).message.id)).toEqual(
+      ['m1'],
+    );
+  });
+
   it('derives stable UUID-shaped ids from names', () => {
     expect(nameBasedId('a')).toBe(nameBasedId('a'));
     expect(nameBasedId('a')).not.toBe(nameBasedId('b'));

@@ -1,8 +1,7 @@
 import { type Ack, type InboxCommand, inboxStreamName, type Message } from '@gw/domain-inbox';
-import { instanceStreamName } from '@gw/domain-instances';
-import type { AppendResult, EventStore } from '@gw/event-store';
+import { RequiredStreamMissingError, type AppendResult, type EventStore } from '@gw/event-store';
 import type { PersonalData } from './personal-data';
-import { inboxAggregate } from './streams';
+import { inboxAggregate, liveInstance } from './streams';
 
 /** The instance named by an inbound event does not exist. */
 export class UnknownInstance extends Error {
@@ -13,20 +12,23 @@ export class UnknownInstance extends Error {
 }
 
 async function record(store: EventStore, instanceId: string, seal: () => Promise<InboxCommand>): Promise<AppendResult> {
-  const { written } = await inboxAggregate.handle(
-    store,
-    instanceId,
-    async () => {
-      // Whether the instance exists (and was not deleted, which is always its last event) is all that
-      // is asked here: one row, not its whole history.
-      const last = await store.readLastEvent(instanceStreamName(instanceId));
-      if (last === undefined || last.type === 'InstanceDeleted') throw new UnknownInstance(instanceId);
-      // Sealed only now, so that no data key is made for an unknown instance. The sealed value differs
-      // on every try, but the event's id derives from the message id alone: a retry stays a no-op.
-      return seal();
-    },
-    { appendOnly: true },
-  );
+  let written: AppendResult | undefined;
+  try {
+    ({ written } = await inboxAggregate.handle(
+      store,
+      instanceId,
+      // The sealed value differs on every try, but the event's id derives from the message id alone:
+      // a retry stays a no-op. Sealing makes the instance's data key of the day on first use, and the
+      // store makes it only for an instance that exists (DataKeys.forSealing).
+      () => seal(),
+      // Whether the instance exists and was not deleted is checked by the store with the append,
+      // in its own transaction on the embedded store: no read before it, and no deletion in between.
+      { appendOnly: true, requires: liveInstance(instanceId) },
+    ));
+  } catch (error) {
+    if (error instanceof RequiredStreamMissingError) throw new UnknownInstance(instanceId);
+    throw error;
+  }
   // An append-only command that decided an event always writes it.
   if (!written) throw new Error(`recording on ${inboxStreamName(instanceId)} wrote nothing`);
   return written;

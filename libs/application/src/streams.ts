@@ -1,7 +1,8 @@
 import { accountDecider, accountStreamName, isAccountEvent } from '@gw/domain-accounts';
 import { inboxDecider, inboxIdentity, inboxStreamName, isInboxEvent } from '@gw/domain-inbox';
-import { instanceDecider, instanceStreamName, isInstanceEvent } from '@gw/domain-instances';
+import { instanceDecider, instanceStreamName, isInstanceEvent, type InstanceEvent } from '@gw/domain-instances';
 import { isNotificationEvent, notificationsDecider, notificationsStreamName } from '@gw/domain-notifications';
+import type { RequiredStream } from '@gw/event-store';
 import { aggregate } from './aggregate';
 import { nameBasedId, newEventId, timeOrderedNameBasedId } from './ids';
 
@@ -18,6 +19,15 @@ export const instanceAggregate = aggregate({
   streamName: instanceStreamName,
   isEvent: isInstanceEvent,
 });
+
+/** The events that end an instance's stream: its deletion, always its last event. */
+const INSTANCE_ENDED_BY: ReadonlyArray<InstanceEvent['type']> = ['InstanceDeleted'];
+
+/** What a write for an instance requires of the store (AppendOptions.requires): that the instance
+ * exists and was not deleted. The embedded store checks it in the write's own transaction. */
+export function liveInstance(instanceId: string): RequiredStream {
+  return { streamName: instanceStreamName(instanceId), endedBy: INSTANCE_ENDED_BY };
+}
 
 /** `notifications-{id}`: an instance's notifications and their attempts. A notification is created
  * once: its creation's id derives from its webhook id and its creation time, so that an append of

@@ -23,6 +23,14 @@ export class DuplicateEventIdError extends EventStoreError {
   }
 }
 
+/** The stream an append requires (AppendOptions.requires) does not exist or has ended. */
+export class RequiredStreamMissingError extends EventStoreError {
+  constructor(readonly streamName: string) {
+    super(`stream ${streamName} does not exist or has ended`);
+    this.name = 'RequiredStreamMissingError';
+  }
+}
+
 /** The store cannot be reached or cannot serve right now (locked, I/O error, connection lost). */
 export class EventStoreUnavailableError extends EventStoreError {
   constructor(message: string, options?: { cause?: unknown }) {

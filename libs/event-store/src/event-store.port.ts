@@ -35,6 +35,23 @@ export interface RecordedEvent {
   recordedAt: string;
 }
 
+/**
+ * Another stream an append depends on: it must exist, and its last event must not be of one of the
+ * `endedBy` types (an instance's stream, say, ended by its deletion). Otherwise the append writes
+ * nothing and fails with RequiredStreamMissingError. The embedded and in-memory stores check it in
+ * the append's own transaction, so that nothing can end the stream in between; EventStoreDB, which
+ * has no transaction across streams, reads the stream's last event just before it appends.
+ */
+export interface RequiredStream {
+  streamName: string;
+  endedBy: readonly string[];
+}
+
+/** What an append may ask beyond its expected revision. */
+export interface AppendOptions {
+  requires?: RequiredStream;
+}
+
 /** Where an append left the stream and the global log. */
 export interface AppendResult {
   /** The stream's revision after the append: pass it as the next expected revision. */
@@ -98,8 +115,15 @@ export interface StreamRange {
 /** The event-store port: streams of events in one global log, whichever adapter stores them. */
 export interface EventStore {
   /** Stores the events after the stream's last one, atomically, each with its hash chain (see
-   * event-chain.ts) in `metadata.chain`. A deleted stream counts as missing. */
-  append(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult>;
+   * event-chain.ts) in `metadata.chain`. A deleted stream counts as missing. The stream that
+   * `options.requires` names is checked first, so an append refused for it writes nothing even
+   * when its events are stored already. */
+  append(
+    streamName: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+    options?: AppendOptions,
+  ): Promise<AppendResult>;
   /** The events of one stream in revision order, all of them or `range`; empty when the stream does
    * not exist. */
   readStream(streamName: string, range?: StreamRange): Promise<RecordedEvent[]>;

@@ -1,5 +1,5 @@
-import { WrongExpectedRevisionError } from './event-store.errors';
-import type { ExpectedRevision } from './event-store.port';
+import { RequiredStreamMissingError, WrongExpectedRevisionError } from './event-store.errors';
+import type { ExpectedRevision, RequiredStream } from './event-store.port';
 
 /** Refuses an append whose expected revision does not hold for a stream now at `current` (null: the
  * stream does not exist), as every adapter that checks it itself must. */
@@ -10,4 +10,11 @@ export function checkExpectedRevision(streamName: string, expected: ExpectedRevi
     (expected === 'stream_exists' && current !== null) ||
     (typeof expected === 'bigint' && current === expected);
   if (!ok) throw new WrongExpectedRevisionError(streamName, expected, current ?? 'no_stream');
+}
+
+/** Refuses an append whose required stream (AppendOptions.requires) is missing, its last event's type
+ * being `lastType` (undefined: the stream does not exist), or has ended. */
+export function checkRequiredStream(required: RequiredStream | undefined, lastType: string | undefined): void {
+  if (required && (lastType === undefined || required.endedBy.includes(lastType)))
+    throw new RequiredStreamMissingError(required.streamName);
 }

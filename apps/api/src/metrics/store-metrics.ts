@@ -1,5 +1,7 @@
 import {
+  RequiredStreamMissingError,
   WrongExpectedRevisionError,
+  type AppendOptions,
   type AppendResult,
   type EventStore,
   type EventToAppend,
@@ -26,12 +28,13 @@ export class StoreMetrics {
   private readonly histograms: Array<Histogram<string>> = [];
   private readonly appendSeconds = this.histogram(
     'gw_event_store_append_duration_seconds',
-    'Time from an append call of the API to its result (durable) or error, by outcome: ok, conflict (wrong expected revision) or error.',
+    'Time from an append call of the API to its result (durable) or error, by outcome: ok, conflict (wrong expected revision), refused (a stream the append requires, such as its instance, is missing) or error.',
     LATENCY_BUCKETS,
     ['outcome'],
   );
   private readonly appendOk = this.appendSeconds.labels({ outcome: 'ok' });
   private readonly appendConflict = this.appendSeconds.labels({ outcome: 'conflict' });
+  private readonly appendRefused = this.appendSeconds.labels({ outcome: 'refused' });
   private readonly appendError = this.appendSeconds.labels({ outcome: 'error' });
   private readonly groupAppends = this.histogram(
     'gw_event_store_group_commit_appends',
@@ -64,7 +67,7 @@ export class StoreMetrics {
   /** Puts these metrics in `registry`; the registry serves them at /metrics. */
   registerIn(registry: Registry): void {
     // Every outcome shows from the start, at 0, rather than appearing with its first append.
-    for (const outcome of ['ok', 'conflict', 'error']) this.appendSeconds.zero({ outcome });
+    for (const outcome of ['ok', 'conflict', 'refused', 'error']) this.appendSeconds.zero({ outcome });
     for (const histogram of this.histograms) registry.registerMetric(histogram);
   }
 
@@ -73,6 +76,7 @@ export class StoreMetrics {
     const seconds = (performance.now() - startedMs) / 1000;
     if (error === undefined) this.appendOk.observe(seconds);
     else if (error instanceof WrongExpectedRevisionError) this.appendConflict.observe(seconds);
+    else if (error instanceof RequiredStreamMissingError) this.appendRefused.observe(seconds);
     else this.appendError.observe(seconds);
   }
 
@@ -102,10 +106,11 @@ class MeasuredEventStore implements EventStore {
     streamName: string,
     events: readonly EventToAppend[],
     expected: ExpectedRevision,
+    options?: AppendOptions,
   ): Promise<AppendResult> {
     const started = performance.now();
     try {
-      const result = await this.inner.append(streamName, events, expected);
+      const result = await this.inner.append(streamName, events, expected, options);
       this.metrics.appended(started);
       return result;
     } catch (error) {

@@ -1,4 +1,5 @@
 import type {
+  AppendOptions,
   AppendResult,
   EventStore,
   EventToAppend,
@@ -85,12 +86,14 @@ export class VersionedEventStore implements EventStore {
     streamName: string,
     events: readonly EventToAppend[],
     expected: ExpectedRevision,
+    options?: AppendOptions,
   ): Promise<AppendResult> {
     const at = new Date().toISOString();
     return this.stored.append(
       streamName,
       events.map((event) => this.stamped(streamName, event, at)),
       expected,
+      options,
     );
   }
 

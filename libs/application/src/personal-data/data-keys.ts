@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { WrongExpectedRevisionError, type EventStore } from '@gw/event-store';
 import { newEventId } from '../ids';
+import { liveInstance } from '../streams';
 import { KEY_BYTES } from './aead';
 import type { SecretBox } from '../secret-box';
 import { dataKeyStreamName, type DataKeyCreated } from './personal-data.events';
@@ -108,7 +109,9 @@ export class DataKeys {
     return null;
   }
 
-  /** The key that seals the instance's personal data of `day`, created on first use. */
+  /** The key that seals the instance's personal data of `day`, created on first use, and only for
+   * an instance that exists and was not deleted (else RequiredStreamMissingError): no key, and no
+   * personal data, outlives its instance's deletion. */
   async forSealing(instanceId: string, day: string): Promise<DataKey> {
     const stream = dataKeyStreamName(instanceId, day);
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -173,7 +176,9 @@ export class DataKeys {
     };
     const id = newEventId();
     try {
-      await this.store.append(stream, [{ id, type: event.type, data: event.data }], 'no_stream');
+      await this.store.append(stream, [{ id, type: event.type, data: event.data }], 'no_stream', {
+        requires: liveInstance(instanceId),
+      });
     } catch (error) {
       if (error instanceof WrongExpectedRevisionError) return null;
       throw error;

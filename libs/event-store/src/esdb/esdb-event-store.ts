@@ -13,6 +13,7 @@ import {
 import { setTimeout as sleep } from 'node:timers/promises';
 import { retryDelayMs } from '@gw/process';
 import type {
+  AppendOptions,
   AppendResult,
   EventStore,
   EventToAppend,
@@ -25,6 +26,7 @@ import type {
 } from '../event-store.port';
 import { UNREADABLE_KEY } from '../event-chain';
 import { asFiltered, matchesFilter } from '../event-filter';
+import { checkRequiredStream } from '../expected-revision';
 import { translateEsdbError } from './esdb-errors';
 import { appendChained } from './esdb-append';
 import { subscriptionMessages } from './esdb-subscription';
@@ -60,8 +62,13 @@ export class EsdbEventStore implements EventStore {
     streamName: string,
     events: readonly EventToAppend[],
     expected: ExpectedRevision,
+    options?: AppendOptions,
   ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
+    // No transaction spans two streams here: the required stream is read just before the append,
+    // so a change to it in between is not seen (the embedded store checks it in the append's own).
+    if (options?.requires)
+      checkRequiredStream(options.requires, (await this.readLastEvent(options.requires.streamName))?.type);
     return appendChained(this.client, streamName, events, expected);
   }
 

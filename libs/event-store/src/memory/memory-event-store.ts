@@ -1,6 +1,7 @@
 import { DuplicateEventIdError, EventStoreUnavailableError } from '../event-store.errors';
-import { checkExpectedRevision } from '../expected-revision';
+import { checkExpectedRevision, checkRequiredStream } from '../expected-revision';
 import type {
+  AppendOptions,
   AppendResult,
   EventStore,
   EventToAppend,
@@ -59,9 +60,12 @@ export class MemoryEventStore implements EventStore {
     streamName: string,
     events: readonly EventToAppend[],
     expected: ExpectedRevision,
+    options?: AppendOptions,
   ): Promise<AppendResult> {
     this.ensureOpen();
     if (events.length === 0) throw new Error('append needs at least one event');
+    if (options?.requires)
+      checkRequiredStream(options.requires, this.log.streams.get(options.requires.streamName)?.at(-1)?.type);
     const stream = this.log.streams.get(streamName) ?? [];
     if (this.log.byId.has(events[0].id)) return this.idempotent(streamName, stream, events);
     checkExpectedRevision(streamName, expected, stream.length === 0 ? null : BigInt(stream.length - 1));

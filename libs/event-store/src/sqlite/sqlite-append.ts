@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { CHAIN_KEY, chainHashOfJson, withoutChain } from '../event-chain';
-import { DuplicateEventIdError, WrongExpectedRevisionError } from '../event-store.errors';
-import { checkExpectedRevision } from '../expected-revision';
-import type { AppendResult, EventToAppend, ExpectedRevision } from '../event-store.port';
+import { DuplicateEventIdError, RequiredStreamMissingError, WrongExpectedRevisionError } from '../event-store.errors';
+import { checkExpectedRevision, checkRequiredStream } from '../expected-revision';
+import type { AppendResult, EventToAppend, ExpectedRevision, RequiredStream } from '../event-store.port';
 import type { GroupOutcome } from './group-commit';
 import type { EventRow } from './sqlite-schema';
 
@@ -13,6 +13,7 @@ export interface PendingAppend {
   events: readonly EventToAppend[];
   expected: ExpectedRevision;
   recordedAt: string;
+  requires?: RequiredStream;
 }
 
 /** The prepared statements an append uses. */
@@ -22,6 +23,8 @@ export interface AppendStatements {
   eventPosition: Database.Statement<[string], { position: bigint }>;
   /** The stream's last revision and position, from the (stream, revision) index alone. */
   streamTip: Database.Statement<[string], { revision: bigint; position: bigint }>;
+  /** The type of a stream's last event, for AppendOptions.requires. */
+  lastType: Database.Statement<[string], string>;
   /** The chain stored at a position (null: none, or its metadata was damaged by hand). */
   chainAt: Database.Statement<[bigint], { chain: string | null }>;
   insert: Database.Statement;
@@ -74,7 +77,12 @@ export function commitGroup(
           try {
             return { result: appendOne(append) };
           } catch (error) {
-            if (error instanceof WrongExpectedRevisionError || error instanceof DuplicateEventIdError) return { error };
+            if (
+              error instanceof WrongExpectedRevisionError ||
+              error instanceof DuplicateEventIdError ||
+              error instanceof RequiredStreamMissingError
+            )
+              return { error };
             throw error;
           }
         }),
@@ -102,15 +110,17 @@ export function writtenBy(
 }
 
 /**
- * One append, inside a transaction the caller holds: checks the expected revision against the
- * stream's current one and inserts the events after it, each chained to the one before. A retried
+ * One append, inside a transaction the caller holds: checks the stream it requires (in the same
+ * transaction, so nothing ends that stream in between) and the expected revision against the
+ * stream's current one, and inserts the events after it, each chained to the one before. A retried
  * append (its first event id is stored already) succeeds without writing again.
  */
 export function appendToStream(
   statements: AppendStatements,
   tips: ChainTips,
-  { streamName, events, expected, recordedAt }: PendingAppend,
+  { streamName, events, expected, recordedAt, requires }: PendingAppend,
 ): AppendResult {
+  if (requires) checkRequiredStream(requires, statements.lastType.get(requires.streamName));
   if (statements.eventPosition.get(events[0].id)) return idempotentResult(statements, streamName, events);
 
   const tip = statements.streamTip.get(streamName);

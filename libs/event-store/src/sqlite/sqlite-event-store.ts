@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import { EventStoreUnavailableError } from '../event-store.errors';
 import type {
+  AppendOptions,
   AppendResult,
   EventFilter,
   EventStore,
@@ -96,13 +97,19 @@ export class SqliteEventStore implements EventStore {
   /**
    * Appends are committed in groups: every append that arrives while a group is being committed (or
    * waits for another process's lock) joins the next group, written in one transaction with one
-   * fsync. Each append keeps its own expected-revision check (a conflict fails only that append) and
-   * resolves only once its group is durable.
+   * fsync. Each append keeps its own checks (a conflict, or a required stream missing, fails only
+   * that append: see appendToStream) and resolves only once its group is durable.
    */
-  append(streamName: string, events: readonly EventToAppend[], expected: ExpectedRevision): Promise<AppendResult> {
+  append(
+    streamName: string,
+    events: readonly EventToAppend[],
+    expected: ExpectedRevision,
+    options?: AppendOptions,
+  ): Promise<AppendResult> {
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
     if (this.closed || this.closing) return Promise.reject(new EventStoreUnavailableError('embedded store is closed'));
-    return this.groups.submit({ streamName, events, expected, recordedAt: this.now().toISOString() });
+    const recordedAt = this.now().toISOString();
+    return this.groups.submit({ streamName, events, expected, recordedAt, requires: options?.requires });
   }
 
   /** Appends and transactions committed so far by this client: group commit shows as fewer commits. */

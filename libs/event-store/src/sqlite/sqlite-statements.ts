@@ -51,6 +51,9 @@ export function prepareStatements(db: Database.Database): Statements {
     streamTip: db.prepare<[string], { revision: bigint; position: bigint }>(
       'SELECT revision, position FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
     ),
+    lastType: db
+      .prepare<[string], string>('SELECT type FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1')
+      .pluck(),
     // json_valid first: a row damaged by hand must not stop appends to its stream (the chain breaks
     // there, and verification names it).
     chainAt: db.prepare<[bigint], { chain: string | null }>(

@@ -5,6 +5,7 @@ import { deleteContract } from './contract/delete.contract';
 import type { ContractContext, EventStoreContractHarness } from './contract/contract-fixture';
 import { durabilityContract } from './contract/durability.contract';
 import { globalLogContract } from './contract/global-log.contract';
+import { requiredStreamContract } from './contract/required-stream.contract';
 import { subscriptionContract } from './contract/subscription.contract';
 
 export { collect, type EventStoreContractHarness, type StoreFixture } from './contract/contract-fixture';
@@ -27,6 +28,7 @@ export function eventStoreContractSuite(harness: EventStoreContractHarness): voi
 
     appendContract(context);
     concurrencyContract(context);
+    requiredStreamContract(context);
     globalLogContract(context);
     // The SIGKILL cases are not part of the contract of a store that claims no durability (in
     // memory), so they are not defined for it (not skipped: they do not exist there).

@@ -34,6 +34,9 @@ export interface EventStoreContractHarness {
   /** true for EventStoreDB, whose soft delete leaves a deleted stream's events in `$all` (and so in
    * `readAll` and subscriptions) until a scavenge. */
   deleteKeepsEventsInGlobalLog?: boolean;
+  /** true for EventStoreDB, which reads a required stream (AppendOptions.requires) just before the
+   * append rather than in the append's own transaction. */
+  checksRequiredStreamApart?: boolean;
 }
 
 /** What each part of the suite runs against: the harness, and the fixture made for the current test. */
