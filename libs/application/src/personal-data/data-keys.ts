@@ -110,8 +110,7 @@ export class DataKeys {
   }
 
   /** The key that seals the instance's personal data of `day`, created on first use, and only for
-   * an instance that exists and was not deleted (else RequiredStreamMissingError): no key, and no
-   * personal data, outlives its instance's deletion. */
+   * an instance that exists and was not deleted (else RequiredStreamMissingError, and no key). */
   async forSealing(instanceId: string, day: string): Promise<DataKey> {
     const stream = dataKeyStreamName(instanceId, day);
     for (let attempt = 0; attempt < 5; attempt++) {
