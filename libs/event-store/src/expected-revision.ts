@@ -14,7 +14,7 @@ export function checkExpectedRevision(streamName: string, expected: ExpectedRevi
 
 /** Refuses an append whose required stream (AppendOptions.requires) is missing, its last event's type
  * being `lastType` (undefined: the stream does not exist), or has ended. */
-export function checkRequiredStream(required: RequiredStream | undefined, lastType: string | undefined): void {
-  if (required && (lastType === undefined || required.endedBy.includes(lastType)))
+export function checkRequiredStream(required: RequiredStream, lastType: string | undefined): void {
+  if (lastType === undefined || required.endedBy.includes(lastType))
     throw new RequiredStreamMissingError(required.streamName);
 }
