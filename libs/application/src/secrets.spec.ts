@@ -5,16 +5,24 @@ import { hashSecret, newSecret, secretMatches } from './secrets';
 // account or instance exists, or timing would tell an unknown one from a wrong secret.
 jest.mock('node:crypto', () => {
   const actual = jest.requireActual<typeof import('node:crypto')>('node:crypto');
-  return { ...actual, createHash: jest.fn(actual.createHash), timingSafeEqual: jest.fn(actual.timingSafeEqual) };
+  return {
+    ...actual,
+    createHash: jest.fn(actual.createHash),
+    hash: jest.fn(actual.hash),
+    timingSafeEqual: jest.fn(actual.timingSafeEqual),
+  };
 });
 const createHash = crypto.createHash as jest.Mock;
+const oneShotHash = crypto.hash as unknown as jest.Mock;
 const timingSafeEqual = crypto.timingSafeEqual as jest.Mock;
 
 function workOf(check: () => boolean): { result: boolean; hashes: number; comparisons: number } {
   createHash.mockClear();
+  oneShotHash.mockClear();
   timingSafeEqual.mockClear();
   const result = check();
-  return { result, hashes: createHash.mock.calls.length, comparisons: timingSafeEqual.mock.calls.length };
+  const hashes = createHash.mock.calls.length + oneShotHash.mock.calls.length;
+  return { result, hashes, comparisons: timingSafeEqual.mock.calls.length };
 }
 
 describe('secretMatches', () => {
@@ -34,6 +42,13 @@ describe('secretMatches', () => {
     expect(unknown).toEqual(wrong);
     expect(malformed).toEqual(wrong);
     expect(wrong).toEqual({ result: false, hashes: 1, comparisons: 1 });
+  });
+
+  it('stores the hex SHA-256 of the secret, prefixed', () => {
+    expect(hashSecret('gwk_abc')).toBe(`sha256:${crypto.createHash('sha256').update('gwk_abc').digest('hex')}`);
+    expect(hashSecret('é')).toBe(
+      'sha256:' + crypto.createHash('sha256').update(Buffer.from('é', 'utf8')).digest('hex'),
+    );
   });
 
   it('never matches when nothing is stored, whatever is presented', () => {

@@ -79,6 +79,19 @@ describe('createLogger', () => {
     expect(write).not.toHaveBeenCalled();
   });
 
+  it('tells which levels it writes, as its children do', () => {
+    const logger = createLogger('warn', {}, jest.fn());
+    const levels = ['debug', 'info', 'warn', 'error'] as const;
+    expect(levels.map((level) => logger.enabled(level))).toEqual([false, false, true, true]);
+    expect(levels.map((level) => logger.child({ c: 1 }).enabled(level))).toEqual([false, false, true, true]);
+    expect(levels.map((level) => createLogger('debug', {}, jest.fn()).enabled(level))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+  });
+
   it('redacts secret-looking base fields given to createLogger', () => {
     const { logger, lines, records } = capture('info', { apiKey: 'BASE-SECRET-1', app: 'api' });
     logger.info('x');

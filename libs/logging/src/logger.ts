@@ -12,6 +12,9 @@ export interface Logger {
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
   child(fields: Record<string, unknown>): Logger;
+  /** Whether a line at `level` is written: for a caller that would otherwise build fields for
+   * nothing (the API's request line, at every request). */
+  enabled(level: LogLevel): boolean;
 }
 
 /**
@@ -100,6 +103,10 @@ class PinoBackedLogger implements Logger {
   error(msg: string, fields?: Record<string, unknown>): void {
     if (fields === undefined) this.pino.error(msg);
     else this.pino.error(withoutMsg(fields), msg);
+  }
+
+  enabled(level: LogLevel): boolean {
+    return this.pino.isLevelEnabled(level);
   }
 
   /** Its fields merged over this logger's base fields: one binding of each name, never two. */

@@ -36,11 +36,15 @@ function createHostHandler(
   options: HostOptions = {},
 ): RequestListener {
   const requests = executor.metrics.requests;
+  // The level is fixed for the process's life: below info, the request line's fields (the path
+  // redacted, the duration) are not made at all.
+  const logRequests = logger.enabled('info');
   return (req, res) => {
     const started = process.hrtime.bigint();
     const rawUrl = req.url ?? '/';
     res.on('finish', () => {
       requests.finished(host, res, started);
+      if (!logRequests) return;
       logger.info('request', {
         host,
         method: req.method,
