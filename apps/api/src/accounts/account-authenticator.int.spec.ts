@@ -69,6 +69,7 @@ describe('account authentication does the same work for an unknown address as fo
       const folded = jest.spyOn(accountStream, 'evolve');
       const compared = jest.spyOn(crypto, 'timingSafeEqual');
       const hashed = jest.spyOn(crypto, 'createHash');
+      const hashedInOne = jest.spyOn(crypto, 'hash');
       const keyed = jest.spyOn(crypto, 'createHmac');
       const refused = await auth.authenticate(email, key).then(
         () => false,
@@ -80,7 +81,7 @@ describe('account authentication does the same work for an unknown address as fo
         eventsRead: eventsRead.count,
         folded: folded.mock.calls.length,
         compared: compared.mock.calls.length,
-        hashed: hashed.mock.calls.length,
+        hashed: hashed.mock.calls.length + hashedInOne.mock.calls.length,
         keyed: keyed.mock.calls.length,
       };
       jest.restoreAllMocks();
@@ -89,7 +90,14 @@ describe('account authentication does the same work for an unknown address as fo
 
     const wrongKey = await work('known@example.com', 'gwk_not-the-key');
     const unknown = await work('nobody@example.com', 'gwk_not-the-key');
-    expect(wrongKey).toMatchObject({ refused: true, calls: { readStream: 1 }, eventsRead: 1, folded: 1, compared: 1 });
+    expect(wrongKey).toMatchObject({
+      refused: true,
+      calls: { readStream: 1 },
+      eventsRead: 1,
+      folded: 1,
+      compared: 1,
+      hashed: 1,
+    });
     // The unknown address's stream is read too (and is empty); a decoy history of the same shape is
     // folded instead, and the key compared with its hash.
     expect({ ...unknown, eventsRead: 1 }).toEqual(wrongKey);

@@ -71,7 +71,8 @@ async function recovery(
       if (at !== undefined) latencies.set(id, request.arrivedAt - at);
     }
   };
-  await sleep(Math.max(0, loadEndsAt - epochMs()));
+  // Timers may fire a little early by the epoch clock: the first probe is never sent before the end.
+  while (epochMs() < loadEndsAt) await sleep(Math.max(1, loadEndsAt - epochMs()));
   const probes: Array<{ id: string; afterMs: number }> = [];
   for (let n = 1; n * PROBE_EVERY_MS <= PROBE_FOR_MS; n++) {
     const id = benchMessage('probe', 0, n).id;
