@@ -10,9 +10,21 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-/** Wall-clock milliseconds with sub-millisecond resolution, comparable across processes (the bench
- * subtracts a send time taken in a child process from an arrival time taken here). */
-export const epochMs = (): number => performance.timeOrigin + performance.now();
+let epochOrigin = Date.now() - performance.now();
+
+/**
+ * Wall-clock milliseconds with sub-millisecond resolution, comparable across processes (the bench
+ * subtracts a send time taken in a child process from an arrival time taken here; the e2e tests
+ * compare arrivals with times the apps took with Date.now()). The monotonic clock gives the
+ * resolution; it follows the wall clock whenever the two part by more than a millisecond, since the
+ * wall clock may be stepped (by NTP, or when a paused VM resumes) while the monotonic one is not.
+ */
+export function epochMs(): number {
+  const wall = Date.now();
+  const precise = epochOrigin + performance.now();
+  if (precise < wall - 1 || precise > wall + 1) epochOrigin = wall - performance.now();
+  return epochOrigin + performance.now();
+}
 
 /**
  * How the receiver answers one request; `{}` is 200 at once. Everything but a reset waits `delayMs`
