@@ -13,8 +13,9 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
   child(fields: Record<string, unknown>): Logger;
   /** Whether a line at `level` is written: for a caller that would otherwise build fields for
-   * nothing (the API's request line, at every request). */
-  enabled(level: LogLevel): boolean;
+   * nothing (the API's request line, at every request). Optional, so that a logger made elsewhere
+   * (handed to `@gw/process`, say) still fits: without it, take every level as written. */
+  enabled?(level: LogLevel): boolean;
 }
 
 /**

@@ -38,7 +38,7 @@ function createHostHandler(
   const requests = executor.metrics.requests;
   // The level is fixed for the process's life: below info, the request line's fields (the path
   // redacted, the duration) are not made at all.
-  const logRequests = logger.enabled('info');
+  const logRequests = logger.enabled?.('info') ?? true;
   return (req, res) => {
     const started = process.hrtime.bigint();
     const rawUrl = req.url ?? '/';
