@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WrongExpectedRevisionError } from '../event-store.errors';
@@ -86,5 +86,36 @@ describe('the embedded store tells an observer of each group commit', () => {
     );
     await store.append('o', [event('o1'), event('o2')], 'no_stream');
     expect(groups.map((g) => [g.appends, g.events])).toEqual([[1, 2]]);
+  });
+
+  it('commits a steady stream of appends at most once per group interval', async () => {
+    const groups: Group[] = [];
+    store = new SqliteEventStore({
+      file: join(dir, 'events.sqlite'),
+      groupIntervalMs: 50,
+      onGroupCommitted: (appends, events, seconds) => groups.push({ appends, events, seconds }),
+    });
+    // Appends on every turn of the event loop for 0.3 s, none waiting for the one before: more
+    // arrive while each group is being committed.
+    const appends: Array<Promise<unknown>> = [];
+    const until = performance.now() + 300;
+    for (let n = 0; performance.now() < until; n++) {
+      appends.push(store.append(`s${n}`, [event(`e${n}`)], 'no_stream'));
+      await new Promise((next) => setImmediate(next));
+    }
+    await Promise.all(appends);
+    // One group at once, then at most one every 50 ms (without the interval: one per commit).
+    const span = 300 + 50;
+    expect(groups.length).toBeLessThanOrEqual(1 + Math.ceil(span / 50));
+    expect(groups.reduce((sum, g) => sum + g.appends, 0)).toBe(appends.length);
+  });
+
+  it('refuses a group interval that is not a number of milliseconds', () => {
+    for (const groupIntervalMs of [-1, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => new SqliteEventStore({ file: join(dir, 'events.sqlite'), groupIntervalMs })).toThrow(
+        /groupIntervalMs must be a number of milliseconds/,
+      );
+    // Refused before the file is opened (or made).
+    expect(existsSync(join(dir, 'events.sqlite'))).toBe(false);
   });
 });

@@ -14,7 +14,7 @@ import type {
   SubscribeOptions,
   SubscriptionMessage,
 } from '../event-store.port';
-import { GroupCommit, type GroupOutcome } from './group-commit';
+import { GroupCommit, groupInterval, type GroupOutcome } from './group-commit';
 import { appendToStream, ChainTips, commitGroup, writtenBy, type PendingAppend } from './sqlite-append';
 import { startWalCheckpointer, truncateWal, warnAtMostEveryMinute, type WalCheckpointer } from './wal-checkpointer';
 import { WalSync } from './wal-sync';
@@ -76,13 +76,15 @@ export class SqliteEventStore implements EventStore {
     this.filterWindow = BigInt(filterWindow);
     this.now = options.now ?? (() => new Date());
     this.signals.setMaxListeners(0);
-    this.db = openDatabase(options.file);
-    this.wal = new WalSync(options.file);
     const observer = options.onGroupCommitted;
+    // Made before the file is opened: a bad interval must not leave it open.
     this.groups = new GroupCommit<PendingAppend, AppendResult>(
       observer ? (group) => this.commitObserved(group, observer) : (group) => this.commitDurably(group),
       (outcomes) => this.groupCommitted(outcomes),
+      groupInterval(options.groupIntervalMs),
     );
+    this.db = openDatabase(options.file);
+    this.wal = new WalSync(options.file);
     this.checkpointer = startWalCheckpointer(this.db, options.file, {
       onFailure: warnAtMostEveryMinute((reason) => options.onWarning?.('WAL checkpoint failed; retrying', { reason })),
     });
