@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { WrongExpectedRevisionError } from '../event-store.errors';
 import type { EventStore } from '../event-store.port';
 import { openEventStore } from '../open/open-event-store';
@@ -88,26 +89,61 @@ describe('the embedded store tells an observer of each group commit', () => {
     expect(groups.map((g) => [g.appends, g.events])).toEqual([[1, 2]]);
   });
 
-  it('commits a steady stream of appends at most once per group interval', async () => {
-    const groups: Group[] = [];
-    store = new SqliteEventStore({
-      file: join(dir, 'events.sqlite'),
-      groupIntervalMs: 50,
-      onGroupCommitted: (appends, events, seconds) => groups.push({ appends, events, seconds }),
-    });
-    // Appends on every turn of the event loop for 0.3 s, none waiting for the one before: more
-    // arrive while each group is being committed.
+  /** Appends `store` makes on every turn of the event loop for `ms`, none waiting for the one before. */
+  async function steadyStream(target: EventStore, ms: number, prefix: string): Promise<number> {
     const appends: Array<Promise<unknown>> = [];
-    const until = performance.now() + 300;
+    const until = performance.now() + ms;
     for (let n = 0; performance.now() < until; n++) {
-      appends.push(store.append(`s${n}`, [event(`e${n}`)], 'no_stream'));
+      appends.push(target.append(`${prefix}${n}`, [event(`${prefix}e${n}`)], 'no_stream'));
       await new Promise((next) => setImmediate(next));
     }
     await Promise.all(appends);
-    // One group at once, then at most one every 50 ms (without the interval: one per commit).
-    const span = 300 + 50;
-    expect(groups.length).toBeLessThanOrEqual(1 + Math.ceil(span / 50));
-    expect(groups.reduce((sum, g) => sum + g.appends, 0)).toBe(appends.length);
+    return appends.length;
+  }
+
+  it('spaces a steady stream of group commits while another connection writes to the file', async () => {
+    const groups: Group[] = [];
+    const file = join(dir, 'events.sqlite');
+    store = new SqliteEventStore({
+      file,
+      groupIntervalMs: 50,
+      onGroupCommitted: (appends, events, seconds) => groups.push({ appends, events, seconds }),
+    });
+    const other = new SqliteEventStore({ file });
+    try {
+      await other.append('other-0', [event('o0')], 'no_stream');
+      // The other connection commits every 5 ms or so while this one streams for 0.3 s.
+      let writing = true;
+      const elsewhere = (async () => {
+        for (let n = 1; writing; n++) {
+          await other.append(`other-${n}`, [event(`o${n}`)], 'no_stream');
+          await sleep(5);
+        }
+      })();
+      const appended = await steadyStream(store, 300, 's');
+      writing = false;
+      await elsewhere;
+      // A group or two before the other's commits are seen, then at most one every 50 ms (without
+      // the interval: one per commit, about a hundred here).
+      expect(groups.length).toBeLessThanOrEqual(3 + Math.ceil((300 + 50) / 50));
+      expect(groups.reduce((sum, g) => sum + g.appends, 0)).toBe(appended);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('does not space group commits while no other connection writes to the file', async () => {
+    const groups: Group[] = [];
+    // An interval no test would wait for.
+    store = new SqliteEventStore({
+      file: join(dir, 'events.sqlite'),
+      groupIntervalMs: 60_000,
+      onGroupCommitted: (appends, events, seconds) => groups.push({ appends, events, seconds }),
+    });
+    const started = performance.now();
+    const appended = await steadyStream(store, 300, 's');
+    expect(performance.now() - started).toBeLessThan(30_000);
+    expect(groups.reduce((sum, g) => sum + g.appends, 0)).toBe(appended);
   });
 
   it('refuses a group interval that is not a number of milliseconds', () => {

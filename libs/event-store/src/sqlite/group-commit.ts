@@ -1,13 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
- * The least time between two group commits under a steady stream of appends. Each transaction has
- * a cost of its own (taking the write lock from the other process, reading the pages it touches
- * again after the other's commit, writing them, the fsync), so fewer, larger groups cost less CPU
- * per append: at 2,000 messages/s (bench i) 4 ms took the API's and the notifier's CPU per message
- * about a tenth lower, 2 ms half that, 8 ms little more at a higher median (bench/README).
+ * The least time between two group commits under a steady stream of appends while another process
+ * writes to the same file. Each transaction then has a cost of its own (taking the write lock from
+ * the other process, reading the pages it touches again after the other's commit, writing them,
+ * the fsync), so fewer, larger groups cost less CPU per append: at 2,000 messages/s (bench i) 4 ms
+ * took the API's and the notifier's CPU per message about a tenth lower, 2 ms half that, 8 ms
+ * little more at a higher median. Alone on the file it is not applied: clients that wait for their
+ * answers (four connections, say) lost half their throughput to it (bench/README).
  */
-export const GROUP_INTERVAL_MS = 4;
+const GROUP_INTERVAL_MS = 4;
 
 /** The group interval an embedded store was given (SqliteEventStoreOptions.groupIntervalMs), checked. */
 export function groupInterval(ms: number = GROUP_INTERVAL_MS): number {
@@ -32,7 +34,7 @@ interface Waiting<Request, Result> {
  * one fsync) and returns an outcome per request; if it throws, every request of the group fails
  * with that error. A request's promise settles only after its group's commit returned.
  *
- * Under a steady stream of requests the groups follow one another at most every `minIntervalMs`:
+ * Under a steady stream of requests the groups may follow one another at most every `minIntervalMs`:
  * a group of requests that arrived while the one before it was being committed is cut no sooner
  * than that after the one before was cut, so that more of them share its transaction. A request
  * that finds nothing being committed is cut on the next turn as always, so a client that waits for
@@ -49,8 +51,9 @@ export class GroupCommit<Request, Result> {
     private readonly commit: (group: readonly Request[]) => Promise<Array<GroupOutcome<Result>>>,
     /** Called after each group committed, before its requests' promises settle. */
     private readonly committed: (outcomes: ReadonlyArray<GroupOutcome<Result>>) => void = () => undefined,
-    /** The least time between the cuts of two groups that follow one another without a pause (0: none). */
-    private readonly minIntervalMs = 0,
+    /** The least time between the cuts of two groups that follow one another without a pause (0:
+     * none), asked before each cut. */
+    private readonly minIntervalMs: () => number = () => 0,
   ) {}
 
   submit(request: Request): Promise<Result> {
@@ -77,8 +80,11 @@ export class GroupCommit<Request, Result> {
     let cutAt = -Infinity;
     while (this.waiting.length > 0) {
       // These requests came while the group before was committed (or this is the first group).
-      const early = cutAt + this.minIntervalMs - performance.now();
-      if (early > 0) await sleep(Math.ceil(early));
+      // A timer may fire a little early by this clock (its start is the loop's cached time): wait
+      // again for what is left.
+      const due = cutAt + this.minIntervalMs();
+      for (let early = due - performance.now(); early > 0; early = due - performance.now())
+        await sleep(Math.ceil(early));
       cutAt = performance.now();
       const group = this.waiting;
       this.waiting = [];

@@ -10,10 +10,11 @@ export interface SqliteEventStoreOptions {
   pollIntervalMs?: number;
   /** How soon it looks again after a look found the log moved (2 ms; at most pollIntervalMs). */
   busyPollIntervalMs?: number;
-  /** Under a steady stream of appends, the least time between the starts of two group commits
-   * (4 ms): appends that arrive while a group is being committed wait for the rest of it and share
-   * the next transaction. An append that finds no group being committed is not held back. 0: the
-   * next group is cut as soon as the one before is durable. */
+  /** Under a steady stream of appends while another connection writes to the file too (the other
+   * app's), the least time between the starts of two group commits (4 ms): appends that arrive
+   * while a group is being committed wait for the rest of it and share the next transaction. An
+   * append that finds no group being committed is not held back, and a connection that is the
+   * file's only writer never waits. 0: the next group is cut as soon as the one before is durable. */
   groupIntervalMs?: number;
   /** Events read per batch while catching up. */
   batchSize?: number;

@@ -15,21 +15,19 @@ import type {
   SubscriptionMessage,
 } from '../event-store.port';
 import { GroupCommit, groupInterval, type GroupOutcome } from './group-commit';
+import { OtherWriters } from './other-writers';
 import { appendToStream, ChainTips, commitGroup, writtenBy, type PendingAppend } from './sqlite-append';
 import { startWalCheckpointer, truncateWal, warnAtMostEveryMinute, type WalCheckpointer } from './wal-checkpointer';
 import { WalSync } from './wal-sync';
 import { BUSY_POLL_MS, nextPollWait, pollWait, QUIET_POLL_MS } from './poll-wait';
 import { retryWhileLocked } from './sqlite-lock-retry';
-import { FilteredReads, toRecorded } from './sqlite-reads';
+import { FilteredReads, filterWindowOf, toRecorded } from './sqlite-reads';
 import { openDatabase, prepareStatements, type Statements } from './sqlite-statements';
 import type { SqliteEventStoreOptions } from './sqlite-event-store-options';
 
 const APPENDED = 'appended';
 /** nudge() was called, or the store closes: every subscription looks, paced ones too. */
 const NUDGED = 'nudged';
-
-/** Positions a filtered read scans per query (eventsAfter): a few milliseconds of the event loop. */
-const FILTER_WINDOW = 20_000;
 
 /**
  * The embedded adapter: SQLite in WAL mode, each commit's log fsynced before its appends return
@@ -50,6 +48,7 @@ export class SqliteEventStore implements EventStore {
   private readonly appendOne: (append: PendingAppend) => AppendResult;
   private readonly groups: GroupCommit<PendingAppend, AppendResult>;
   private readonly chainTips = new ChainTips();
+  private readonly otherWriters: OtherWriters;
   private closing = false;
   /** The head as last seen, and the data version it was seen at (-1: never looked). */
   private head = 0n;
@@ -69,19 +68,15 @@ export class SqliteEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? QUIET_POLL_MS;
     this.busyPollIntervalMs = Math.min(options.busyPollIntervalMs ?? BUSY_POLL_MS, this.pollIntervalMs);
     this.batchSize = options.batchSize ?? 1000;
-    const filterWindow = options.filterWindow ?? FILTER_WINDOW;
-    // A window of 0 would never move on.
-    if (!Number.isSafeInteger(filterWindow) || filterWindow < 1)
-      throw new RangeError(`filterWindow must be a positive integer, not ${filterWindow}`);
-    this.filterWindow = BigInt(filterWindow);
+    this.filterWindow = filterWindowOf(options.filterWindow);
     this.now = options.now ?? (() => new Date());
     this.signals.setMaxListeners(0);
     const observer = options.onGroupCommitted;
-    // Made before the file is opened: a bad interval must not leave it open.
+    const interval = groupInterval(options.groupIntervalMs); // before the file is opened
     this.groups = new GroupCommit<PendingAppend, AppendResult>(
       observer ? (group) => this.commitObserved(group, observer) : (group) => this.commitDurably(group),
       (outcomes) => this.groupCommitted(outcomes),
-      groupInterval(options.groupIntervalMs),
+      () => (this.otherWriters.writing ? interval : 0),
     );
     this.db = openDatabase(options.file);
     this.wal = new WalSync(options.file);
@@ -90,6 +85,7 @@ export class SqliteEventStore implements EventStore {
     });
     this.filteredReads = new FilteredReads(this.db);
     this.statements = prepareStatements(this.db);
+    this.otherWriters = new OtherWriters(() => this.statements.dataVersion.get() as number);
     // Called inside the group's transaction, better-sqlite3 wraps each call in a SAVEPOINT.
     this.appendOne = this.db.transaction((append: PendingAppend) =>
       appendToStream(this.statements, this.chainTips, append),
@@ -147,7 +143,10 @@ export class SqliteEventStore implements EventStore {
    * any of its appends is answered. A failed fsync fails the group: its appends were written and may
    * be retried (an append whose first event is stored already succeeds without writing again). */
   private async commitDurably(group: readonly PendingAppend[]): Promise<Array<GroupOutcome<AppendResult>>> {
-    const outcomes = await this.withLockRetry(() => commitGroup(this.db, this.appendOne, this.chainTips, group));
+    const outcomes = await this.withLockRetry(() => {
+      this.otherWriters.look();
+      return commitGroup(this.db, this.appendOne, this.chainTips, group);
+    });
     try {
       await this.wal.sync();
     } catch (error) {

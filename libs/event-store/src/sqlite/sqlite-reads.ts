@@ -7,6 +7,17 @@ import type { EventRow } from './sqlite-schema';
 /** The columns of EventRow in the order a filtered read selects them (as arrays: see `events`). */
 type RawRow = [bigint, string, string, bigint, string, string | null, string | null, string];
 
+/** Positions a filtered read scans per query (eventsAfter): a few milliseconds of the event loop. */
+const FILTER_WINDOW = 20_000;
+
+/** The filter window an embedded store was given (SqliteEventStoreOptions.filterWindow), checked. */
+export function filterWindowOf(window: number = FILTER_WINDOW): bigint {
+  // A window of 0 would never move on.
+  if (!Number.isSafeInteger(window) || window < 1)
+    throw new RangeError(`filterWindow must be a positive integer, not ${window}`);
+  return BigInt(window);
+}
+
 /** Reads of the global log in position order, optionally filtered by stream-name prefixes and event
  * types; one prepared statement per filter shape, made on first use. */
 export class FilteredReads {
