@@ -118,17 +118,10 @@ export class DeliveryLoop {
   /** Starts the attempts due that the scheduler gives a slot; returns when the next one falls due. */
   private startDueAttempts(now: number): number {
     const { model, scheduler } = this.parts;
-    let nextDue = Number.POSITIVE_INFINITY;
     const due = new Map<string, { slot: DueInstance; notification: OpenNotification }>();
-    for (const instanceId of model.instancesWithOpenNotifications()) {
+    // Only what is due: the rest waits in the model's order of due times (DueIndex).
+    for (const [instanceId, next] of model.dueAttempts(now)) {
       if (this.sending.has(instanceId)) continue;
-      const next = model.nextDue(instanceId);
-      if (!next?.nextAttemptAt) continue;
-      const at = Date.parse(next.nextAttemptAt);
-      if (at > now) {
-        nextDue = Math.min(nextDue, at);
-        continue;
-      }
       // Full: a finishing attempt wakes the loop again.
       if (scheduler.full) break;
       // Due, but its account or its endpoint is at its share: it waits for one of their attempts to
@@ -141,10 +134,10 @@ export class DeliveryLoop {
       if (!scheduler.endpointFree(endpoint)) continue;
       due.set(instanceId, { slot: { instanceId, accountId, endpoint }, notification: next });
     }
-    if (due.size === 0) return nextDue;
-    for (const slot of scheduler.choose([...due.values()].map((d) => d.slot)))
-      this.begin(slot, due.get(slot.instanceId)!.notification);
-    return nextDue;
+    if (due.size > 0)
+      for (const slot of scheduler.choose([...due.values()].map((d) => d.slot)))
+        this.begin(slot, due.get(slot.instanceId)!.notification);
+    return model.nextAttemptAfterDue();
   }
 
   private begin(slot: DueInstance, notification: OpenNotification): void {

@@ -45,6 +45,24 @@ describe('NotifierModel notification views', () => {
     expect([...model.instancesWithOpenNotifications()]).toEqual([instanceId]);
   });
 
+  it('keeps each instance’s next attempt by when it falls due, through folds and a restore', () => {
+    const model = new NotifierModel(1, 0);
+    const created = Date.parse('2026-01-01T00:00:00.000Z');
+    model.applyRecordedNotification(instanceId, createdAt(0n, 10n, 'w1'));
+    model.applyRecordedNotification(instanceId, createdAt(1n, 14n, 'w2'));
+    expect([...model.dueAttempts(created - 1)]).toEqual([]);
+    expect(model.nextAttemptAfterDue()).toBe(created);
+    // The lower sequence first when both are due at once.
+    const due = [...model.dueAttempts(created)].map(([id, n]) => [id, n.webhookId]);
+    expect(due).toEqual([[instanceId, 'w1']]);
+    const restored = new NotifierModel(1, 0);
+    restored.restore(model.entries());
+    expect([...restored.dueAttempts(created)].map(([id, n]) => [id, n.webhookId])).toEqual([[instanceId, 'w1']]);
+    // Nothing open any more: nothing due.
+    restored.replaceNotifications(instanceId, { state: { lastSequence: 2, open: {} }, revision: 2n });
+    expect([...restored.dueAttempts(created + 1000)]).toEqual([]);
+  });
+
   it('ignores events of other types on a notifications stream', () => {
     const model = new NotifierModel(1, 0);
     expect(model.applyRecordedNotification(instanceId, { ...createdAt(0n, 3n, 'w1'), type: 'SomethingNewer' })).toBe(

@@ -13,6 +13,7 @@ import {
   type OpenNotification,
 } from '@gw/domain-notifications';
 import type { RecordedEvent } from '@gw/event-store';
+import { DueIndex } from './due-index';
 import { restoredView, storedView, type SnapshotEntry } from './snapshots';
 
 /** Which partition an instance belongs to, stable across processes and restarts. */
@@ -32,6 +33,8 @@ export class NotifierModel {
   private readonly notifications = new Map<string, LoadedState<NotificationsState>>();
   /** Instances that have notifications which may still be sent; kept in step with `notifications`. */
   private readonly withOpen = new Set<string>();
+  /** Each instance's next attempt by when it falls due; kept in step with `notifications`. */
+  private readonly attempts = new DueIndex();
 
   constructor(
     private readonly partitions: number,
@@ -100,6 +103,7 @@ export class NotifierModel {
     this.notifications.set(instanceId, view);
     if (Object.keys(view.state.open).length > 0) this.withOpen.add(instanceId);
     else this.withOpen.delete(instanceId);
+    this.attempts.set(instanceId, nextToAttempt(view.state));
   }
 
   /** Whether the instance has a notification whose first attempt has not ended yet (a new or a
@@ -135,6 +139,7 @@ export class NotifierModel {
     this.instances.clear();
     this.notifications.clear();
     this.withOpen.clear();
+    this.attempts.clear();
     for (const { instanceId, instance, noticePeriod, setAt, notifications } of entries) {
       if (instance) {
         const { state, revision } = restoredView(instance);
@@ -145,8 +150,13 @@ export class NotifierModel {
     }
   }
 
-  /** The pending notification of an instance to attempt next, due or not (`nextToAttempt`). */
-  nextDue(instanceId: string): OpenNotification | undefined {
-    return nextToAttempt(this.notificationsOf(instanceId).state);
+  /** The instances whose next attempt (`nextToAttempt`) is due at `now`, with that notification. */
+  dueAttempts(now: number): IterableIterator<[string, OpenNotification]> {
+    return this.attempts.due(now);
+  }
+
+  /** When the earliest next attempt that is not due yet falls due (infinite: none). */
+  nextAttemptAfterDue(): number {
+    return this.attempts.nextAfterDue();
   }
 }
