@@ -120,7 +120,7 @@ export class DeliveryLoop {
     const { model, scheduler } = this.parts;
     const due = new Map<string, { slot: DueInstance; notification: OpenNotification }>();
     // Only what is due: the rest waits in the model's order of due times (DueIndex).
-    for (const [instanceId, next] of model.dueAttempts(now)) {
+    for (const { instanceId, notification: next } of model.dueAttempts(now)) {
       if (this.sending.has(instanceId)) continue;
       // Full: a finishing attempt wakes the loop again.
       if (scheduler.full) break;

@@ -15,7 +15,8 @@ function pending(webhookId: string, dueInMs: number | null): OpenNotification {
   };
 }
 
-const dueIds = (index: DueIndex, ms: number) => [...index.due(T0 + ms)].map(([id, n]) => `${id}:${n.webhookId}`);
+const dueIds = (index: DueIndex, ms: number) =>
+  [...index.due(T0 + ms)].map(({ instanceId, notification }) => `${instanceId}:${notification.webhookId}`);
 
 describe('DueIndex: each instance’s next attempt by when it falls due', () => {
   it('gives only what is due, keeps it due until it changes, and says when the next one falls due', () => {

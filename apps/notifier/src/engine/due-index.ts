@@ -1,10 +1,10 @@
 import type { OpenNotification } from '@gw/domain-notifications';
 
 /** An instance's next attempt: its notification, and when it falls due (ms since the epoch). */
-interface Entry {
-  instanceId: string;
-  notification: OpenNotification;
-  at: number;
+export interface DueAttempt {
+  readonly instanceId: string;
+  readonly notification: OpenNotification;
+  readonly at: number;
 }
 
 /**
@@ -17,12 +17,12 @@ interface Entry {
  */
 export class DueIndex {
   /** The current entry of each instance that has a next attempt. */
-  private readonly current = new Map<string, Entry>();
+  private readonly current = new Map<string, DueAttempt>();
   /** Entries not yet due, earliest first at the root; some may be stale (not `current` any more:
    * at most about as many as the live ones, see `set`). */
-  private readonly waiting: Entry[] = [];
+  private readonly waiting: DueAttempt[] = [];
   /** Entries that have fallen due, in the order they did. */
-  private readonly ready = new Map<string, Entry>();
+  private readonly ready = new Map<string, DueAttempt>();
 
   /** Sets the instance's next attempt (none: undefined, or one with no time to attempt it at). */
   set(instanceId: string, notification: OpenNotification | undefined): void {
@@ -51,12 +51,12 @@ export class DueIndex {
 
   /** The instances whose next attempt is due at `now`, with it, earliest first among those that
    * fell due together. They stay due until `set` changes them. */
-  due(now: number): IterableIterator<[string, OpenNotification]> {
+  due(now: number): IterableIterator<DueAttempt> {
     for (let top = this.peek(); top !== undefined && top.at <= now; top = this.peek()) {
       this.pop();
       this.ready.set(top.instanceId, top);
     }
-    return mapEntries(this.ready.values());
+    return this.ready.values();
   }
 
   /** When the earliest attempt not due yet falls due (infinite: none). */
@@ -70,12 +70,12 @@ export class DueIndex {
   }
 
   /** The earliest current entry of the heap, dropping stale ones from its root. */
-  private peek(): Entry | undefined {
+  private peek(): DueAttempt | undefined {
     while (this.waiting.length > 0 && this.current.get(this.waiting[0].instanceId) !== this.waiting[0]) this.pop();
     return this.waiting[0];
   }
 
-  private push(entry: Entry): void {
+  private push(entry: DueAttempt): void {
     const heap = this.waiting;
     heap.push(entry);
     let i = heap.length - 1;
@@ -104,8 +104,4 @@ export class DueIndex {
     }
     heap[i] = last;
   }
-}
-
-function* mapEntries(entries: IterableIterator<Entry>): IterableIterator<[string, OpenNotification]> {
-  for (const { instanceId, notification } of entries) yield [instanceId, notification];
 }

@@ -53,11 +53,13 @@ describe('NotifierModel notification views', () => {
     expect([...model.dueAttempts(created - 1)]).toEqual([]);
     expect(model.nextAttemptAfterDue()).toBe(created);
     // The lower sequence first when both are due at once.
-    const due = [...model.dueAttempts(created)].map(([id, n]) => [id, n.webhookId]);
+    const due = [...model.dueAttempts(created)].map(({ instanceId: id, notification }) => [id, notification.webhookId]);
     expect(due).toEqual([[instanceId, 'w1']]);
     const restored = new NotifierModel(1, 0);
     restored.restore(model.entries());
-    expect([...restored.dueAttempts(created)].map(([id, n]) => [id, n.webhookId])).toEqual([[instanceId, 'w1']]);
+    expect(
+      [...restored.dueAttempts(created)].map(({ instanceId: id, notification }) => [id, notification.webhookId]),
+    ).toEqual([[instanceId, 'w1']]);
     // Nothing open any more: nothing due.
     restored.replaceNotifications(instanceId, { state: { lastSequence: 2, open: {} }, revision: 2n });
     expect([...restored.dueAttempts(created + 1000)]).toEqual([]);

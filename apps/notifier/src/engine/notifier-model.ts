@@ -10,10 +10,9 @@ import {
   nextToAttempt,
   type NotificationsState,
   type NotifierState,
-  type OpenNotification,
 } from '@gw/domain-notifications';
 import type { RecordedEvent } from '@gw/event-store';
-import { DueIndex } from './due-index';
+import { DueIndex, type DueAttempt } from './due-index';
 import { restoredView, storedView, type SnapshotEntry } from './snapshots';
 
 /** Which partition an instance belongs to, stable across processes and restarts. */
@@ -151,7 +150,7 @@ export class NotifierModel {
   }
 
   /** The instances whose next attempt (`nextToAttempt`) is due at `now`, with that notification. */
-  dueAttempts(now: number): IterableIterator<[string, OpenNotification]> {
+  dueAttempts(now: number): IterableIterator<DueAttempt> {
     return this.attempts.due(now);
   }
 
