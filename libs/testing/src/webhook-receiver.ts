@@ -8,6 +8,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 
 let epochOrigin = Date.now() - performance.now();
@@ -72,6 +73,8 @@ export interface ReceiverOptions<Body = any> {
   /** false: keep no record (`requests` stays empty; the hooks still see every request), so that a
    * soak or a bench of many thousands of requests does not grow the heap of the process it measures. */
   keep?: boolean;
+  /** A certificate and its key: the receiver speaks HTTPS (`connections` still counts TCP connections). */
+  tls?: { cert: string; key: string };
 }
 
 /**
@@ -90,6 +93,7 @@ export class WebhookReceiver<Body = any> {
   onDelivered?: (request: ReceivedRequest<Body>) => void;
   private readonly choose: (request: ReceivedRequest<Body>) => Behaviour;
   private readonly keep: boolean;
+  private readonly tls?: { cert: string; key: string };
   private readonly plans = new Map<string, Plan<Body>>();
   private readonly counts = new Map<string, number>();
   private readonly inFlight = new Map<string, number>();
@@ -100,6 +104,7 @@ export class WebhookReceiver<Body = any> {
 
   constructor(options: ReceiverOptions<Body> = {}) {
     this.keep = options.keep ?? true;
+    this.tls = options.tls;
     this.choose =
       options.choose ??
       ((request) => {
@@ -115,7 +120,8 @@ export class WebhookReceiver<Body = any> {
   }
 
   async start(): Promise<void> {
-    const server = createServer((req, res) => this.handle(req, res));
+    const handler = (req: IncomingMessage, res: ServerResponse) => this.handle(req, res);
+    const server = this.tls ? createTlsServer(this.tls, handler) : createServer(handler);
     // Senders keep connections alive as they would with a real receiver; Node's agent follows the
     // Keep-Alive hint this sends, so it never reuses a connection the receiver is closing.
     server.keepAliveTimeout = 30_000;
@@ -144,8 +150,8 @@ export class WebhookReceiver<Body = any> {
     await closed;
   }
 
-  /** `http://127.0.0.1:<port><path>`, or with another host name (e.g. `localhost`) and scheme. */
-  url(path: string, host = '127.0.0.1', scheme = 'http'): string {
+  /** `http://127.0.0.1:<port><path>` (https with `tls`), or with another host name (e.g. `localhost`) and scheme. */
+  url(path: string, host = '127.0.0.1', scheme = this.tls ? 'https' : 'http'): string {
     return `${scheme}://${host}:${this.port}${path}`;
   }
 

@@ -1,4 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { signWebhook } from './signature';
@@ -35,22 +41,34 @@ describe('parseRetryAfter and describeFailure', () => {
 
 describe('WebhookSender', () => {
   let server: Server;
-  let seen: Array<{ headers: IncomingHttpHeaders; body: string }>;
+  let seen: Array<{ headers: IncomingHttpHeaders; rawHeaders: string[]; body: string; socket: number }>;
   let port: number;
+  let connections: number;
+  /** How the server answers a request whose body it has read; a 204 unless a test says otherwise. */
+  let answer: (req: IncomingMessage, res: ServerResponse) => void;
   beforeAll(async () => {
     server = createServer((req, res) => {
       let body = '';
       req.on('data', (chunk) => (body += chunk));
       req.on('end', () => {
-        seen.push({ headers: req.headers, body });
-        res.writeHead(204).end();
+        seen.push({ headers: req.headers, rawHeaders: req.rawHeaders, body, socket: socketIds.get(req.socket)! });
+        answer(req, res);
       });
     });
+    const socketIds = new WeakMap<object, number>();
+    server.on('connection', (socket) => socketIds.set(socket, ++connections));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });
-  beforeEach(() => (seen = []));
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  beforeEach(() => {
+    seen = [];
+    connections = 0;
+    answer = (_req, res) => res.writeHead(204).end();
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(resolve));
+  });
 
   const delivery = (url: string) => ({ url, webhookId: 'test_1', body: '{"test":true}', signingSecrets: [SECRET] });
 
@@ -80,5 +98,95 @@ describe('WebhookSender', () => {
     sender.close();
     expect(result.error).toMatch(/^address not allowed: http: is not https/);
     expect(seen).toHaveLength(0);
+  });
+
+  const local = (deliveryTimeoutMs = 1000) =>
+    new WebhookSender({ allowHttp: true, allowPrivateTargets: true, deliveryTimeoutMs });
+
+  it("sends the receiver's own headers first and as given, then ours, with a content-length (never chunked)", async () => {
+    const sender = local();
+    const result = await sender.send({
+      ...delivery(`http://127.0.0.1:${port}/h/path?x=1&y=2`),
+      headers: [
+        ['X-Tenant', '7'],
+        ['Authorization', 'Bearer abc'],
+      ],
+    });
+    sender.close();
+    expect(result.status).toBe(204);
+    const [{ headers, rawHeaders, body }] = seen;
+    // (The client's own host and connection headers may come before them.)
+    const names = rawHeaders.filter((_, i) => i % 2 === 0).filter((name) => !/^(host|connection)$/i.test(name));
+    expect(names.slice(0, 3)).toEqual(['X-Tenant', 'Authorization', 'content-type']);
+    expect(rawHeaders[rawHeaders.indexOf('X-Tenant') + 1]).toBe('7');
+    expect(rawHeaders[rawHeaders.indexOf('Authorization') + 1]).toBe('Bearer abc');
+    expect(headers).toMatchObject({
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      'user-agent': expect.stringMatching(/^gateway-hub-notifier\//),
+      'webhook-id': 'test_1',
+    });
+    expect(headers['transfer-encoding']).toBeUndefined();
+    expect(body).toBe('{"test":true}');
+  });
+
+  it('posts to the path and query of the URL and sends its user info as Basic authorization', async () => {
+    const sender = local();
+    await sender.send(delivery(`http://us%40er:p%3Ass@127.0.0.1:${port}/h/path?x=1#frag`));
+    await sender.send({
+      ...delivery(`http://user:pass@127.0.0.1:${port}/own`),
+      headers: [['authorization', 'Bearer mine']],
+    });
+    sender.close();
+    expect(seen.map((s) => s.headers.authorization)).toEqual([
+      `Basic ${Buffer.from('us@er:p:ss').toString('base64')}`,
+      'Bearer mine',
+    ]);
+  });
+
+  it('keeps the connection for the next attempt to the same receiver', async () => {
+    const sender = local();
+    for (let i = 0; i < 3; i++) {
+      expect((await sender.send(delivery(`http://127.0.0.1:${port}/h`))).status).toBe(204);
+      // The attempt is over at the answer's headers; the connection is free once its body is read.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    sender.close();
+    expect(seen.map((s) => s.socket)).toEqual([1, 1, 1]);
+  });
+
+  it("reports a non-2xx status with the answer's Retry-After, and answers before a long body ends", async () => {
+    answer = (_req, res) => {
+      res.writeHead(429, { 'retry-after': '30' });
+      // Half of the body now, the rest never: the status must not wait for it.
+      res.write('x'.repeat(1000));
+    };
+    const sender = local();
+    const result = await sender.send(delivery(`http://127.0.0.1:${port}/h`));
+    sender.close();
+    expect(result).toMatchObject({ status: 429, error: '', retryAfterSeconds: 30 });
+  });
+
+  it('gives up on an answer whose headers do not come within DELIVERY_TIMEOUT_MS', async () => {
+    answer = () => undefined;
+    const sender = local(300);
+    const result = await sender.send(delivery(`http://127.0.0.1:${port}/h`));
+    sender.close();
+    expect(result).toMatchObject({ status: 0, error: 'timeout: no answer within 300 ms', retryAfterSeconds: null });
+    expect(result.durationMs).toBeGreaterThanOrEqual(290);
+  });
+
+  it('names a connection the receiver closes without answering, and one it refuses', async () => {
+    answer = (req) => req.socket.destroy();
+    const sender = local();
+    const reset = await sender.send(delivery(`http://127.0.0.1:${port}/h`));
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const refused = await sender.send(delivery(`http://127.0.0.1:${closedPort}/h`));
+    sender.close();
+    expect(reset).toMatchObject({ status: 0, error: 'reset: connection reset' });
+    expect(refused).toMatchObject({ status: 0, error: 'refused: connection refused' });
   });
 });

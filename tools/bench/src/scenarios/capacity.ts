@@ -179,6 +179,12 @@ export async function scenarioI(ctx: BenchContext): Promise<ScenarioResult> {
         }),
         figure(`i.backlog@${rate}`, `most accepted, not yet received @${rate}/s`, '', service.maxBacklog),
         figure(
+          `i.perRequest@${rate}`,
+          `messages per request to the receiver @${rate}/s`,
+          '',
+          service.accepted / Math.max(1, service.requests),
+        ),
+        figure(
           `i.cpuApi@${rate}`,
           `API CPU per 1,000 messages accepted @${rate}/s`,
           'ms',

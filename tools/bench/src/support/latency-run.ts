@@ -23,6 +23,8 @@ export interface LatencyRun {
   failures: number;
   /** Accepted messages that had not arrived when the run stopped waiting. */
   lost: number;
+  /** Requests the receiver got that carried at least one of the run's messages. */
+  requests: number;
   /** Sent → received, of every message that arrived. */
   latency: Spread;
   /** Sent → answered, of every call. */
@@ -60,17 +62,21 @@ export async function latencyRun(
   const statuses: Record<string, number> = {};
   let accepted = 0;
   let received = 0;
+  let requests = 0;
   let maxBacklog = 0;
   stack.receiver.onRequest = ({ json, arrivedAt }) => {
     // A batched notification carries several messages; each has its own latency.
+    let ours = false;
     for (const id of messageIdsOf(json)) {
       const at = sentAt.get(id);
       if (at === undefined || !sentAt.delete(id)) continue;
+      ours = true;
       received += 1;
       latencies.push(arrivedAt - at);
       const answered = answeredAt.get(id);
       if (answered !== undefined) afterAnswer.push(arrivedAt - answered);
     }
+    if (ours) requests += 1;
   };
   const sampler = setInterval(() => (maxBacklog = Math.max(maxBacklog, accepted - received)), 100);
   const instances = stack.instances.length;
@@ -105,6 +111,7 @@ export async function latencyRun(
       statuses,
       failures: offered.failures,
       lost: sentAt.size,
+      requests,
       latency: spread(latencies),
       answer: spread(answering),
       afterAnswer: spread(afterAnswer),
