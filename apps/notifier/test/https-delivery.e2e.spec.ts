@@ -19,29 +19,13 @@ import { Stack, until } from './support/stack';
 function certificate(dir: string, name: string): { cert: string; key: string; certFile: string } {
   const certFile = join(dir, `${name}.crt`);
   const keyFile = join(dir, `${name}.key`);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      `/CN=${name}`,
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ],
-    { stdio: 'ignore' },
-  );
+  const subject = ['-subj', `/CN=${name}`, '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'];
+  const args = 'req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1'.split(' ');
+  try {
+    execFileSync('openssl', [...args, ...subject, '-keyout', keyFile, '-out', certFile], { stdio: 'pipe' });
+  } catch (error) {
+    throw new Error(`openssl could not make a test certificate (is it installed?): ${String(error)}`);
+  }
   return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), certFile };
 }
 
