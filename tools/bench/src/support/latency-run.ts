@@ -3,6 +3,7 @@ import { messageIdsOf } from './arrivals';
 import { percentile } from './figures';
 import type { NotifierStack } from './notifier-stack';
 import { openLoop } from './open-loop';
+import { timeline, type Timed, type TimelineWindow } from './timeline';
 import { benchMessage } from './traffic';
 
 /** p50, p99 and max of a set of samples (ms). */
@@ -33,7 +34,12 @@ export interface LatencyRun {
   afterAnswer: Spread;
   /** The most messages accepted and not yet received at once, sampled every 100 ms. */
   maxBacklog: number;
+  /** Latency and answer time per half second of sending (in the raw results, not a figure). */
+  timeline: TimelineWindow[];
 }
+
+/** The timeline's window. */
+const TIMELINE_WINDOW_MS = 500;
 
 const spread = (samples: number[]): Spread => ({
   p50: percentile(samples, 50),
@@ -59,6 +65,8 @@ export async function latencyRun(
   const latencies: number[] = [];
   const answering: number[] = [];
   const afterAnswer: number[] = [];
+  const latencyBySend: Timed[] = [];
+  const answerBySend: Timed[] = [];
   const statuses: Record<string, number> = {};
   let accepted = 0;
   let received = 0;
@@ -73,6 +81,7 @@ export async function latencyRun(
       ours = true;
       received += 1;
       latencies.push(arrivedAt - at);
+      latencyBySend.push([at, arrivedAt - at]);
       const answered = answeredAt.get(id);
       if (answered !== undefined) afterAnswer.push(arrivedAt - answered);
     }
@@ -94,6 +103,7 @@ export async function latencyRun(
         statuses[status] = (statuses[status] ?? 0) + 1;
         const answered = epochMs();
         answering.push(answered - sent);
+        answerBySend.push([sent, answered - sent]);
         if (status === 200 || status === 202) {
           accepted += 1;
           if (sentAt.has(id)) answeredAt.set(id, answered);
@@ -116,6 +126,7 @@ export async function latencyRun(
       answer: spread(answering),
       afterAnswer: spread(afterAnswer),
       maxBacklog,
+      timeline: timeline(latencyBySend, answerBySend, TIMELINE_WINDOW_MS),
     };
   } finally {
     clearInterval(sampler);
