@@ -182,7 +182,7 @@ export async function scenarioI(ctx: BenchContext): Promise<ScenarioResult> {
           `i.perRequest@${rate}`,
           `messages per request to the receiver @${rate}/s`,
           '',
-          service.accepted / Math.max(1, service.requests),
+          (service.accepted - service.lost) / Math.max(1, service.requests),
         ),
         figure(
           `i.cpuApi@${rate}`,
