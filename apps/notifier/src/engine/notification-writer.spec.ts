@@ -1,4 +1,5 @@
 import type { NotificationCommand, NotificationCreated } from '@gw/domain-notifications';
+import type { AppendOptions, AppendResult, EventToAppend, ExpectedRevision } from '@gw/event-store';
 import { MemoryEventStore, MemoryLog } from '@gw/event-store/memory';
 import { createLogger } from '@gw/logging';
 import { NotificationWriter } from './notification-writer';
@@ -92,5 +93,49 @@ describe('the notification writer', () => {
     }
     expect(model.notificationsOf(I).revision).toBe(3n);
     expect(await store.readStream(`notifications-${I}`)).toHaveLength(4);
+  });
+
+  it('keeps what the log showed the model when its own append is answered after another writer appended', async () => {
+    // The notifier's follower can read its own append, and another writer's right after it (the
+    // API's redeliver, say), before the append's answer reaches the writer: the writer's view of
+    // its append is then older than the model's and must not replace it.
+    const log = new MemoryLog();
+    const store = new MemoryEventStore(log);
+    const stream = `notifications-${I}`;
+    /** While set, appends are stored at once and answered once it settles. */
+    const gate: { held?: Promise<void> } = {};
+    class AnsweredLate extends MemoryEventStore {
+      override async append(
+        streamName: string,
+        events: readonly EventToAppend[],
+        expected: ExpectedRevision,
+        options?: AppendOptions,
+      ): Promise<AppendResult> {
+        const result = await super.append(streamName, events, expected, options);
+        await gate.held;
+        return result;
+      }
+    }
+    const model = new NotifierModel(1, 0);
+    const notifier = new NotificationWriter(
+      new AnsweredLate(log),
+      model,
+      createLogger('error'),
+      new AbortController().signal,
+    );
+    await notifier.run(I, create('a'));
+    let answer!: () => void;
+    gate.held = new Promise<void>((resolve) => (answer = resolve));
+    const own = notifier.run(I, create('b'));
+    while ((await store.readStream(stream)).length < 2) await new Promise((resolve) => setImmediate(resolve));
+    // Another writer appends after 'b' (its model is empty: it conflicts, reads, and numbers 'c' 3).
+    await writerOn(log).writer.run(I, create('c'));
+    // The follower folds both from the log before the notifier's append is answered.
+    for (const event of await store.readStream(stream)) model.applyRecordedNotification(I, event);
+    expect(model.notificationsOf(I).revision).toBe(2n);
+    answer();
+    await own;
+    expect(model.notificationsOf(I).revision).toBe(2n);
+    expect(Object.keys(model.notificationsOf(I).state.open).sort()).toEqual(['msg_a', 'msg_b', 'msg_c']);
   });
 });

@@ -85,7 +85,7 @@ export class NotificationWriter {
     return {
       trusted: true,
       get: () => model.notificationsOf(instanceId),
-      set: (_streamName, loaded) => model.replaceNotifications(instanceId, loaded),
+      set: (_streamName, loaded) => model.adoptNotifications(instanceId, loaded),
     };
   }
 }

@@ -97,6 +97,19 @@ export class NotifierModel {
     return true;
   }
 
+  /**
+   * Takes a writer's view of an instance's notifications (after its own append, or read after a
+   * conflict) unless the model holds a later one. The follower may fold the writer's append and
+   * another writer's after it (the API's redeliver, say) before the append's answer comes back;
+   * the writer's view would then undo the other writer's events until the instance's next command.
+   * Positions are global and never used twice, so the later of two views of a stream has the higher.
+   */
+  adoptNotifications(instanceId: string, view: LoadedState<NotificationsState>): void {
+    const current = this.notifications.get(instanceId);
+    if (current?.position !== undefined && view.position !== undefined && current.position > view.position) return;
+    this.replaceNotifications(instanceId, view);
+  }
+
   /** Replaces an instance's notifications view with one read afresh from its stream. */
   replaceNotifications(instanceId: string, view: LoadedState<NotificationsState>): void {
     this.notifications.set(instanceId, view);
