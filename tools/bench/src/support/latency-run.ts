@@ -62,14 +62,12 @@ export async function latencyRun(
 ): Promise<LatencyRun> {
   const sentAt = new Map<string, number>();
   const answeredAt = new Map<string, number>();
-  const latencies: number[] = [];
-  const answering: number[] = [];
   const afterAnswer: number[] = [];
-  const latencyBySend: Timed[] = [];
-  const answerBySend: Timed[] = [];
+  /** Each arrived message's latency, and each call's answer time, with when it was sent. */
+  const latencies: Timed[] = [];
+  const answers: Timed[] = [];
   const statuses: Record<string, number> = {};
   let accepted = 0;
-  let received = 0;
   let requests = 0;
   let maxBacklog = 0;
   stack.receiver.onRequest = ({ json, arrivedAt }) => {
@@ -79,15 +77,13 @@ export async function latencyRun(
       const at = sentAt.get(id);
       if (at === undefined || !sentAt.delete(id)) continue;
       ours = true;
-      received += 1;
-      latencies.push(arrivedAt - at);
-      latencyBySend.push([at, arrivedAt - at]);
+      latencies.push([at, arrivedAt - at]);
       const answered = answeredAt.get(id);
       if (answered !== undefined) afterAnswer.push(arrivedAt - answered);
     }
     if (ours) requests += 1;
   };
-  const sampler = setInterval(() => (maxBacklog = Math.max(maxBacklog, accepted - received)), 100);
+  const sampler = setInterval(() => (maxBacklog = Math.max(maxBacklog, accepted - latencies.length)), 100);
   const instances = stack.instances.length;
   try {
     const offered = await openLoop(rate, seconds, async (k) => {
@@ -102,8 +98,7 @@ export async function latencyRun(
       } finally {
         statuses[status] = (statuses[status] ?? 0) + 1;
         const answered = epochMs();
-        answering.push(answered - sent);
-        answerBySend.push([sent, answered - sent]);
+        answers.push([sent, answered - sent]);
         if (status === 200 || status === 202) {
           accepted += 1;
           if (sentAt.has(id)) answeredAt.set(id, answered);
@@ -122,11 +117,11 @@ export async function latencyRun(
       failures: offered.failures,
       lost: sentAt.size,
       requests,
-      latency: spread(latencies),
-      answer: spread(answering),
+      latency: spread(latencies.map(([, ms]) => ms)),
+      answer: spread(answers.map(([, ms]) => ms)),
       afterAnswer: spread(afterAnswer),
       maxBacklog,
-      timeline: timeline(latencyBySend, answerBySend, TIMELINE_WINDOW_MS),
+      timeline: timeline(latencies, answers, TIMELINE_WINDOW_MS),
     };
   } finally {
     clearInterval(sampler);
