@@ -152,5 +152,14 @@ export interface EventStore {
    * Erasures call it at their end, so that a repeated erasure completes one that failed there.
    * Optional: a store whose delete leaves nothing to finish does not have it. */
   completeDeletes?(): Promise<void>;
+  /**
+   * The names of the streams that start with `prefix` and hold events, in the byte order of their
+   * UTF-8 names, for a reader that needs only which streams there are (the data keys' retention
+   * sweep, one stream per instance and day): a store that keeps its streams in an index by name
+   * walks that index, a step per stream whatever its events, instead of reading the log. A stream
+   * made or removed while the listing runs may or may not be in it. Optional: EventStoreDB has no
+   * such index to walk, and its callers read the log instead.
+   */
+  streamNames?(prefix: string): AsyncIterable<string>;
   close(): Promise<void>;
 }

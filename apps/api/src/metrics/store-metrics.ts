@@ -92,6 +92,7 @@ export class StoreMetrics {
 class MeasuredEventStore implements EventStore {
   readonly nudge?: () => void;
   readonly completeDeletes?: () => Promise<void>;
+  readonly streamNames?: (prefix: string) => AsyncIterable<string>;
 
   constructor(
     private readonly inner: EventStore,
@@ -100,6 +101,7 @@ class MeasuredEventStore implements EventStore {
     // Optional on the port: present only when the adapter has it (the projection runner asks).
     if (inner.nudge) this.nudge = () => inner.nudge?.();
     if (inner.completeDeletes) this.completeDeletes = () => inner.completeDeletes!();
+    if (inner.streamNames) this.streamNames = (prefix) => inner.streamNames!(prefix);
   }
 
   async append(

@@ -71,6 +71,7 @@ export class UnreadableEventVersion extends Error {
 export class VersionedEventStore implements EventStore {
   readonly nudge?: () => void;
   readonly completeDeletes?: () => Promise<void>;
+  readonly streamNames?: (prefix: string) => AsyncIterable<string>;
 
   constructor(
     /** The store as it stores events; the hash chain is verified over this stored form. */
@@ -80,6 +81,7 @@ export class VersionedEventStore implements EventStore {
     // Optional on the port: present only when the adapter has it.
     if (stored.nudge) this.nudge = () => stored.nudge?.();
     if (stored.completeDeletes) this.completeDeletes = () => stored.completeDeletes!();
+    if (stored.streamNames) this.streamNames = (prefix) => stored.streamNames!(prefix);
   }
 
   async append(

@@ -34,13 +34,21 @@ export async function readDataKeyEvents(
   return { events, position: events.length > 0 ? events[events.length - 1].position : after };
 }
 
-/** The days (YYYYMMDD) for which the instance has a data key now, ascending. */
+/** The days (YYYYMMDD) for which the instance has a data key now, ascending. Its key streams are
+ * listed by name where the store can (EventStore.streamNames), else found in the log. */
 export async function dataKeyDays(store: EventStore, instanceId: string): Promise<string[]> {
-  const { events } = await readDataKeyEvents(store, dataKeyStreamName(instanceId, ''));
+  const prefix = dataKeyStreamName(instanceId, '');
   const days = new Set<string>();
-  for (const event of events) {
-    const day = dataKeyDayOf(event.streamName, instanceId);
-    if (day !== undefined && (event.data as DataKeyCreated['data']).instanceId === instanceId) days.add(day);
+  if (store.streamNames) {
+    for await (const name of store.streamNames(prefix)) {
+      const day = dataKeyDayOf(name, instanceId);
+      if (day !== undefined) days.add(day);
+    }
+  } else {
+    for (const event of (await readDataKeyEvents(store, prefix)).events) {
+      const day = dataKeyDayOf(event.streamName, instanceId);
+      if (day !== undefined && (event.data as DataKeyCreated['data']).instanceId === instanceId) days.add(day);
+    }
   }
   const live: string[] = [];
   for (const day of [...days].sort()) {

@@ -1,4 +1,4 @@
-import { utcDay } from './personal-data.events';
+import { dataKeyOfStream, dataKeyStreamName, utcDay } from './personal-data.events';
 
 /** The day as Date gives it: what utcDay must always agree with. */
 const dayByDate = (iso: string) => new Date(iso).toISOString().slice(0, 10).replace(/-/g, '');
@@ -35,5 +35,28 @@ describe('utcDay', () => {
   it('refuses what is not a time', () => {
     for (const bad of ['', 'yesterday', '2026-13-01T00:00:00Z', '2026-11-23T23:59:60Z'])
       expect(() => utcDay(bad)).toThrow('not a time');
+  });
+});
+
+describe('dataKeyOfStream', () => {
+  it('reads the instance and day from a data-key stream name, the day after the last dash', () => {
+    expect(dataKeyOfStream(dataKeyStreamName('592bab825a23df93', '20261129'))).toEqual({
+      instanceId: '592bab825a23df93',
+      day: '20261129',
+    });
+    expect(dataKeyOfStream(dataKeyStreamName('abc-1', '20261129'))).toEqual({ instanceId: 'abc-1', day: '20261129' });
+  });
+
+  it('refuses other names', () => {
+    for (const name of [
+      'datakey-',
+      'datakey--20261129',
+      'datakey-abc',
+      'datakey-abc-2026112',
+      'datakey-abc-2026112x',
+      'erasure-abc',
+      'instance-abc-20261129',
+    ])
+      expect(dataKeyOfStream(name)).toBeUndefined();
   });
 });

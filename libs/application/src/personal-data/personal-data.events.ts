@@ -56,3 +56,15 @@ export function dataKeyDayOf(streamName: string, instanceId: string): string | u
   const day = streamName.slice(prefix.length);
   return /^\d{8}$/.test(day) ? day : undefined;
 }
+
+/** The instance and day a data-key stream's name holds (`datakey-{instanceId}-{YYYYMMDD}`: the day
+ * is what follows the last dash), or undefined for any other name. */
+export function dataKeyOfStream(streamName: string): { instanceId: string; day: string } | undefined {
+  if (!streamName.startsWith(DATA_KEY_STREAM_PREFIX)) return undefined;
+  const dash = streamName.lastIndexOf('-');
+  const instanceId = streamName.slice(DATA_KEY_STREAM_PREFIX.length, dash);
+  const day = streamName.slice(dash + 1);
+  return dash >= DATA_KEY_STREAM_PREFIX.length && instanceId.length > 0 && /^\d{8}$/.test(day)
+    ? { instanceId, day }
+    : undefined;
+}

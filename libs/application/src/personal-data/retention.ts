@@ -1,6 +1,18 @@
 import type { EventStore } from '@gw/event-store';
 import { erasePersonalData, readDataKeyEvents } from './erase';
-import { dataKeyDayOf, dataKeyStreamName, type DataKeyCreated } from './personal-data.events';
+import {
+  DATA_KEY_STREAM_PREFIX,
+  dataKeyDayOf,
+  dataKeyOfStream,
+  dataKeyStreamName,
+  type DataKeyCreated,
+} from './personal-data.events';
+
+/** A data key: its instance and UTC day (YYYYMMDD). */
+interface DataKey {
+  instanceId: string;
+  day: string;
+}
 
 const DAY_MS = 86_400_000;
 
@@ -20,13 +32,16 @@ export function pastRetention(day: string, now: Date, retentionDays: number): bo
 }
 
 /**
- * MESSAGE_RETENTION_DAYS: erases each day's data keys once the day is past retention. Learns the
- * keys from the log incrementally (only DataKeyCreated events after the last sweep are read), and
- * erases a key only while its stream still holds it, so an erasure is recorded once.
+ * MESSAGE_RETENTION_DAYS: erases each day's data keys once the day is past retention. Each sweep
+ * lists the data-key streams by name where the store can (EventStore.streamNames: the embedded
+ * store walks its index of stream names, so a sweep costs the keys there are, not the length of
+ * the log); elsewhere (EventStoreDB) it learns the keys from the log incrementally (only
+ * DataKeyCreated events after the last sweep are read). It erases a key only while its stream
+ * still holds it, so an erasure is recorded once.
  */
 export class RetentionSweep {
   /** Keys seen and not erased yet: stream name → instance and day. */
-  private readonly known = new Map<string, { instanceId: string; day: string }>();
+  private readonly known = new Map<string, DataKey>();
   private position?: bigint;
   /** An erasure failed after its keys' streams were deleted: the next sweep finishes the removal
    * from the store's files, which it would not otherwise try, having no key left to delete. */
@@ -44,17 +59,11 @@ export class RetentionSweep {
       await this.store.completeDeletes?.();
       this.deletesIncomplete = false;
     }
-    const { events, position } = await readDataKeyEvents(this.store, undefined, this.position);
-    for (const event of events) {
-      const { instanceId, day } = event.data as DataKeyCreated['data'];
-      if (dataKeyDayOf(event.streamName, instanceId) !== day) continue;
-      if (this.options.owns && !this.options.owns(instanceId)) continue;
-      this.known.set(event.streamName, { instanceId, day });
-    }
-    this.position = position;
+    const listing = this.store.streamNames?.(DATA_KEY_STREAM_PREFIX);
+    const known = listing ? await this.listKeys(listing) : await this.learnKeys();
     const now = (this.options.now ?? (() => new Date()))();
     const due = new Map<string, string[]>();
-    for (const [stream, { instanceId, day }] of this.known) {
+    for (const [stream, { instanceId, day }] of known) {
       if (!pastRetention(day, now, this.options.retentionDays)) continue;
       // Already gone (erased by an operator, or by a sweep before a restart on EventStoreDB).
       if ((await this.store.readLastEvent(stream))?.type !== 'DataKeyCreated') this.known.delete(stream);
@@ -74,5 +83,32 @@ export class RetentionSweep {
       erased.push({ instanceId, days });
     }
     return erased;
+  }
+
+  /** The data keys of the instances this sweeper owns, from a listing of the data-key streams. */
+  private async listKeys(listing: AsyncIterable<string>): Promise<Map<string, DataKey>> {
+    const keys = new Map<string, DataKey>();
+    for await (const stream of listing) {
+      const key = dataKeyOfStream(stream);
+      if (key && this.owns(key.instanceId)) keys.set(stream, key);
+    }
+    return keys;
+  }
+
+  /** The data keys of the instances this sweeper owns, as the log has told them since the last sweep
+   * (added to what earlier sweeps learnt). */
+  private async learnKeys(): Promise<Map<string, DataKey>> {
+    const { events, position } = await readDataKeyEvents(this.store, undefined, this.position);
+    for (const event of events) {
+      const { instanceId, day } = event.data as DataKeyCreated['data'];
+      if (dataKeyDayOf(event.streamName, instanceId) !== day) continue;
+      if (this.owns(instanceId)) this.known.set(event.streamName, { instanceId, day });
+    }
+    this.position = position;
+    return this.known;
+  }
+
+  private owns(instanceId: string): boolean {
+    return this.options.owns?.(instanceId) ?? true;
   }
 }

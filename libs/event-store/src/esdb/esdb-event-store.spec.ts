@@ -13,6 +13,7 @@ function harness(name: string, connectionString: () => string): EventStoreContra
   return {
     name,
     deleteKeepsEventsInGlobalLog: true,
+    listsStreams: false,
     checksRequiredStreamApart: true,
     async create() {
       const stores: EventStore[] = [];

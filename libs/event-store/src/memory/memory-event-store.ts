@@ -160,6 +160,16 @@ export class MemoryEventStore implements EventStore {
     this.log.streams.delete(streamName);
   }
 
+  /** The names of the streams that start with `prefix` and hold events, in the byte order of their
+   * UTF-8 names (as the embedded store lists them). */
+  async *streamNames(prefix: string): AsyncIterable<string> {
+    this.ensureOpen();
+    const names = [...this.log.streams.keys()].filter(
+      (name) => name.startsWith(prefix) && (this.log.streams.get(name)?.length ?? 0) > 0,
+    );
+    yield* names.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.log.appended();

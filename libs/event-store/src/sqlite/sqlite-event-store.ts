@@ -22,7 +22,8 @@ import { WalSync } from './wal-sync';
 import { BUSY_POLL_MS, nextPollWait, pollWait, QUIET_POLL_MS } from './poll-wait';
 import { retryWhileLocked } from './sqlite-lock-retry';
 import { FilteredReads, filterWindowOf, toRecorded } from './sqlite-reads';
-import { openDatabase, prepareStatements, type Statements } from './sqlite-statements';
+import { openDatabase, prepareStatements, streamRows, type Statements } from './sqlite-statements';
+import { listStreamNames } from './sqlite-stream-names';
 import type { SqliteEventStoreOptions } from './sqlite-event-store-options';
 
 const APPENDED = 'appended';
@@ -158,13 +159,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(streamName: string, range: StreamRange = {}): Promise<RecordedEvent[]> {
-    const { fromRevision, maxCount } = range;
-    const rows = await this.withLockRetry(() => {
-      if (maxCount !== undefined) return this.statements.readStreamRange.all(streamName, fromRevision ?? 0n, maxCount);
-      return fromRevision === undefined
-        ? this.statements.readStream.all(streamName)
-        : this.statements.readStreamFrom.all(streamName, fromRevision);
-    });
+    const rows = await this.withLockRetry(() => streamRows(this.statements, streamName, range));
     return rows.map(toRecorded);
   }
 
@@ -236,6 +231,11 @@ export class SqliteEventStore implements EventStore {
   async completeDeletes(): Promise<void> {
     if (this.closed || this.closing) throw new EventStoreUnavailableError('embedded store is closed');
     await this.withLockRetry(() => truncateWal(this.db));
+  }
+
+  /** EventStore.streamNames: a walk of the index of stream names (listStreamNames). */
+  streamNames(prefix: string): AsyncIterable<string> {
+    return listStreamNames(this.statements, prefix, (read) => this.withLockRetry(read));
   }
 
   /** Polling adapter: a hint that new events may be there, or that a consumer waits for them, makes

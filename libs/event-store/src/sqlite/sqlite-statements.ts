@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { preparePrivateDatabaseFile } from './private-files';
 import type { AppendStatements } from './sqlite-append';
+import type { StreamRange } from '../event-store.port';
 import { translateSqliteError } from './sqlite-errors';
 import { SCHEMA, type EventRow } from './sqlite-schema';
 
@@ -40,6 +41,10 @@ export interface Statements extends AppendStatements {
   lastOfStream: Database.Statement<[string], EventRow>;
   head: Database.Statement<[], { head: bigint | null }>;
   deleteStream: Database.Statement<[string]>;
+  /** The first stream name at or after a name, from the (stream, revision) index alone. */
+  streamFrom: Database.Statement<[string], string>;
+  /** The first stream name after a name: one seek of that index, however many events the stream holds. */
+  streamAfter: Database.Statement<[string], string>;
   dataVersion: Database.Statement;
 }
 
@@ -78,6 +83,21 @@ export function prepareStatements(db: Database.Database): Statements {
     ),
     head: db.prepare<[], { head: bigint | null }>('SELECT max(position) AS head FROM events'),
     deleteStream: db.prepare<[string]>('DELETE FROM events WHERE stream = ?'),
+    streamFrom: db
+      .prepare<[string], string>('SELECT stream FROM events WHERE stream >= ? ORDER BY stream LIMIT 1')
+      .pluck(),
+    streamAfter: db
+      .prepare<[string], string>('SELECT stream FROM events WHERE stream > ? ORDER BY stream LIMIT 1')
+      .pluck(),
     dataVersion: db.prepare('PRAGMA data_version').pluck().safeIntegers(false),
   };
+}
+
+/** A stream's rows in revision order, all of them or `range`, each range with its own statement. */
+export function streamRows(statements: Statements, streamName: string, range: StreamRange): EventRow[] {
+  const { fromRevision, maxCount } = range;
+  if (maxCount !== undefined) return statements.readStreamRange.all(streamName, fromRevision ?? 0n, maxCount);
+  return fromRevision === undefined
+    ? statements.readStream.all(streamName)
+    : statements.readStreamFrom.all(streamName, fromRevision);
 }

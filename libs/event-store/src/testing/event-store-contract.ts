@@ -6,6 +6,7 @@ import type { ContractContext, EventStoreContractHarness } from './contract/cont
 import { durabilityContract } from './contract/durability.contract';
 import { globalLogContract } from './contract/global-log.contract';
 import { requiredStreamContract } from './contract/required-stream.contract';
+import { streamNamesContract } from './contract/stream-names.contract';
 import { subscriptionContract } from './contract/subscription.contract';
 
 export { collect, type EventStoreContractHarness, type StoreFixture } from './contract/contract-fixture';
@@ -36,5 +37,7 @@ export function eventStoreContractSuite(harness: EventStoreContractHarness): voi
     subscriptionContract(context);
     deleteContract(context);
     chainContract(context);
+    // Optional on the port: defined for the stores that list streams by name.
+    if (harness.listsStreams !== false) streamNamesContract(context);
   });
 }

@@ -37,6 +37,9 @@ export interface EventStoreContractHarness {
   /** true for EventStoreDB, which reads a required stream (AppendOptions.requires) just before the
    * append rather than in the append's own transaction. */
   checksRequiredStreamApart?: boolean;
+  /** false for EventStoreDB, which has no index of stream names to list them by (the port's
+   * optional `streamNames`). */
+  listsStreams?: boolean;
 }
 
 /** What each part of the suite runs against: the harness, and the fixture made for the current test. */
