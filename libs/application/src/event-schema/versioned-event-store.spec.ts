@@ -151,6 +151,23 @@ describe.each(REAL_STORES)('versioned events on %s', (_name, open) => {
     });
   });
 
+  it('lists stream names where the store can, and offers no listing where it cannot', async () => {
+    const name = stream();
+    await store.append(
+      name,
+      [{ id: randomUUID(), type: 'InstanceDeleted', data: SAMPLES.InstanceDeleted }],
+      'no_stream',
+    );
+    if (!real.raw.streamNames) {
+      // EventStoreDB: callers read the log instead.
+      expect(store.streamNames).toBeUndefined();
+      return;
+    }
+    const names: string[] = [];
+    for await (const listed of store.streamNames!(name)) names.push(listed);
+    expect(names).toEqual([name]);
+  });
+
   it('forwards deleteStream to the store', async () => {
     const name = stream();
     await store.append(

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Message, SealedMessage } from '@gw/domain-inbox';
 import { recordMessage } from '../record-inbound';
 import { SecretBox } from '../secret-box';
+import { dataKeyDays, erasePersonalData } from './erase';
 import { dataKeyStreamName, erasureStreamName } from './personal-data.events';
 import { ERASED, PersonalData } from './personal-fields';
 import { pastRetention, RetentionSweep } from './retention';
@@ -93,5 +94,26 @@ describe.each(STORES)('MESSAGE_RETENTION_DAYS on %s', (_name, open) => {
     const erased = await new RetentionSweep(t.store, { retentionDays: 30, owns: (id) => id === 'own' }).sweep();
     expect(erased.map((e) => e.instanceId)).toEqual(['own']);
     expect(await t.store.readStream(erasureStreamName('other'))).toEqual([]);
+  });
+
+  it('tells apart instances whose ids extend one another, in a sweep and in an erasure of every day', async () => {
+    const personal = PersonalData.on(t.store, box);
+    const old = new Date(Date.now() - 40 * DAY_MS).toISOString();
+    const day = old.slice(0, 10).replace(/-/g, '');
+    for (const id of ['abc', 'abc-1', 'abc-1-2']) {
+      await instance(id);
+      await recordMessage(t.store, personal, id, message, old);
+    }
+    expect(await dataKeyDays(t.store, 'abc')).toEqual([day]);
+    // A sweeper that owns one of them erases that one's key only.
+    const erased = await new RetentionSweep(t.store, { retentionDays: 30, owns: (id) => id === 'abc-1' }).sweep();
+    expect(erased).toEqual([{ instanceId: 'abc-1', days: [day] }]);
+    expect(await dataKeyDays(t.store, 'abc-1')).toEqual([]);
+    // An operator's erasure of every day of `abc` leaves `abc-1-2`'s key.
+    expect(await erasePersonalData(t.store, { instanceId: 'abc', days: null, reason: 'operator', at: old })).toEqual([
+      day,
+    ]);
+    expect(await dataKeyDays(t.store, 'abc')).toEqual([]);
+    expect(await dataKeyDays(t.store, 'abc-1-2')).toEqual([day]);
   });
 });

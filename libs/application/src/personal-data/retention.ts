@@ -40,7 +40,8 @@ export function pastRetention(day: string, now: Date, retentionDays: number): bo
  * still holds it, so an erasure is recorded once.
  */
 export class RetentionSweep {
-  /** Keys seen and not erased yet: stream name → instance and day. */
+  /** Where the store cannot list streams: the keys the log has told and not erased yet (stream
+   * name → instance and day), and how far the log was read for them. */
   private readonly known = new Map<string, DataKey>();
   private position?: bigint;
   /** An erasure failed after its keys' streams were deleted: the next sweep finishes the removal
