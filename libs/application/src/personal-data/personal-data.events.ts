@@ -48,13 +48,11 @@ export function utcDay(iso: string): string {
   return at.toISOString().slice(0, 10).replace(/-/g, '');
 }
 
-/** The instance and day of a data key stream of `instanceId`, or undefined for any other stream
- * (a prefix read of `datakey-{id}-` also finds the streams of an instance whose id extends it). */
+/** The day of a data key stream of `instanceId`, or undefined for any other stream (a prefix read
+ * of `datakey-{id}-` also finds the streams of an instance whose id extends it). */
 export function dataKeyDayOf(streamName: string, instanceId: string): string | undefined {
-  const prefix = dataKeyStreamName(instanceId, '');
-  if (!streamName.startsWith(prefix)) return undefined;
-  const day = streamName.slice(prefix.length);
-  return /^\d{8}$/.test(day) ? day : undefined;
+  const key = dataKeyOfStream(streamName);
+  return key?.instanceId === instanceId ? key.day : undefined;
 }
 
 /** The instance and day a data-key stream's name holds (`datakey-{instanceId}-{YYYYMMDD}`: the day

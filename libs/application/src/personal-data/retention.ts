@@ -67,7 +67,7 @@ export class RetentionSweep {
     for (const [stream, { instanceId, day }] of known) {
       if (!pastRetention(day, now, this.options.retentionDays)) continue;
       // Already gone (erased by an operator, or by a sweep before a restart on EventStoreDB).
-      if ((await this.store.readLastEvent(stream))?.type !== 'DataKeyCreated') this.known.delete(stream);
+      if ((await this.store.readLastEvent(stream))?.type !== 'DataKeyCreated') known.delete(stream);
       else due.set(instanceId, [...(due.get(instanceId) ?? []), day]);
     }
     const erased: Array<{ instanceId: string; days: string[] }> = [];
@@ -80,7 +80,7 @@ export class RetentionSweep {
         throw error;
       }
       // Forgotten only once erased: a sweep that failed half-way tries the rest again next time.
-      for (const day of days) this.known.delete(dataKeyStreamName(instanceId, day));
+      for (const day of days) known.delete(dataKeyStreamName(instanceId, day));
       erased.push({ instanceId, days });
     }
     return erased;
