@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { ApiProcess, appEntryArgs, BUILT_ENV, runOps, tempDataDir } from '@gw/testing';
 import { expectSuccess, get, request } from '@gw/testing';
 
@@ -133,5 +135,68 @@ describe('operator CLI', () => {
       apiKeyHash: '[hidden]',
       registeredAt: expect.any(String),
     });
+  });
+});
+
+describe('operator CLI: what it refuses', () => {
+  const dataDir = tempDataDir();
+  beforeAll(() => expect(runOps(dataDir, ['accounts', 'create', '--email', 'refusals@example.com']).status).toBe(0));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it.each([
+    [['packages', 'list', '--foo']],
+    [['packages', 'list', 'extra']],
+    [['audit', 'verify', '--bogus']],
+    [['audit', 'verify', 'extra']],
+    [['events', 'list', '--limit', '0']],
+    [['events', 'list', '--limit', '99999999999999999999']],
+    [['events', 'list', '--limit', '100001']],
+    [['events', 'list', '--after', '99999999999999999999']],
+    [['events', 'list', '--after', '9223372036854775808']],
+    [['events', 'list', '--stream', 'anything', '--after', '1']],
+  ])('%j: exit 1, the usage on stderr, nothing on stdout', (args) => {
+    const result = runOps(dataDir, args);
+    expect(result).toMatchObject({ status: 1, stdout: '' });
+    expect(result.stderr).toMatch(/^error: /);
+    expect(result.stderr).toContain('Usage: npm run ops');
+  });
+
+  it('prints the first N events of one stream with --stream and --limit', () => {
+    const all = runOps(dataDir, ['events', 'list'])
+      .stdout.trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const stream = all[0].streamName;
+    const listed = runOps(dataDir, ['events', 'list', '--stream', stream, '--limit', '1']);
+    expect(listed.status).toBe(0);
+    expect(
+      listed.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).id),
+    ).toEqual([all[0].id]);
+  });
+
+  it.each([[['events', 'list']], [['audit', 'verify']], [['audit', 'timeline', '--account', 'a@example.com']]])(
+    '%j on a DATA_DIR that holds no store: exit 1 naming it, and nothing made there',
+    (args) => {
+      const parent = tempDataDir();
+      const missing = join(parent, 'mistyped');
+      try {
+        const result = runOps(missing, args);
+        expect(result).toMatchObject({ status: 1, stdout: '' });
+        expect(result.stderr).toContain(`DATA_DIR: no event store at ${join(missing, 'events.sqlite')}`);
+        expect(existsSync(missing)).toBe(false);
+      } finally {
+        rmSync(parent, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it('runs in production without INTERNAL_TOKEN, which it never uses', () => {
+    const production = { NODE_ENV: 'production', SECRETS_KEY: randomBytes(32).toString('base64') };
+    const listed = runOps(dataDir, ['packages', 'list'], production);
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toContain('"packageid":"trial"');
   });
 });

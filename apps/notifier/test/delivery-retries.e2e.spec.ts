@@ -1,4 +1,5 @@
-import { request, runOps, WebhookReceiver } from '@gw/testing';
+import { notificationsStreamName } from '@gw/domain-notifications';
+import { expectSuccess, request, runOps, WebhookReceiver } from '@gw/testing';
 import { ISO_MS, loggedAttempts, subscribed } from './support/delivery-fixtures';
 import { INTERNAL_TOKEN, LOCAL_TARGETS, sleep, Stack, total, until } from './support/stack';
 
@@ -98,6 +99,38 @@ describe('failed deliveries, with RETRY_SCHEDULE=1,1,1', () => {
     } finally {
       await down.stop();
     }
+  });
+
+  it('an operator resend for an unknown or a deleted instance exits 1, says why, and records nothing', async () => {
+    const unknown = runOps(stack.dataDir, ['deliveries', 'resend', '--instance', 'no-such-instance'], {
+      INTERNAL_TOKEN,
+    });
+    expect(unknown).toMatchObject({ status: 1, stdout: '' });
+    expect(unknown.stderr).toContain('error: no instance no-such-instance');
+
+    const { instance } = await subscribed(stack, receiver, () => ({ status: 503 }));
+    await stack.message(instance, { id: 'deleted-dead-1' });
+    await loggedAttempts(stack, instance, 4, 15_000); // the first attempt and three retries: dead-lettered
+    expectSuccess(await stack.deleteInstance(instance));
+    const streamTypes = () =>
+      runOps(stack.dataDir, ['events', 'list', '--stream', notificationsStreamName(instance.instanceid)], {
+        INTERNAL_TOKEN,
+      })
+        .stdout.trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).type as string);
+    const before = await until('the cancellation', () => {
+      const types = streamTypes();
+      return types.includes('NotificationDeadLettered') && types;
+    });
+
+    const deleted = runOps(stack.dataDir, ['deliveries', 'resend', '--instance', instance.instanceid], {
+      INTERNAL_TOKEN,
+    });
+    expect(deleted).toMatchObject({ status: 1, stdout: '' });
+    expect(deleted.stderr).toContain(`error: instance ${instance.instanceid} was deleted`);
+    await sleep(500);
+    expect(streamTypes()).toEqual(before);
   });
 
   it('a 503 with Retry-After: 3 moves the next attempt to 2x the ~1 s scheduled delay (never beyond 2x)', async () => {

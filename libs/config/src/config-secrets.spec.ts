@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from './config';
 import { configErrorOf, PRODUCTION_SECRETS, useTempCwd } from './__fixtures__/config-spec-support';
@@ -113,5 +113,40 @@ describe('loadConfig: secrets and production', () => {
     expect(second.secrets.secretsKey.equals(first.secrets.secretsKey)).toBe(true);
     expect(second.secrets.internalToken).toBe(first.secrets.internalToken);
     expect(first.secrets.internalToken.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('needs no INTERNAL_TOKEN, and makes none, for a process that never uses it', () => {
+    const { SECRETS_KEY } = PRODUCTION_SECRETS;
+    const production = loadConfig({ NODE_ENV: 'production', SECRETS_KEY }, temp.cwd, { internalToken: false });
+    expect(production.secrets.internalToken).toBe('');
+    // A weak token that is given is not checked either: it is not used.
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', SECRETS_KEY, INTERNAL_TOKEN: 'a'.repeat(40) }, temp.cwd, {
+        internalToken: false,
+      }),
+    ).not.toThrow();
+    const development = loadConfig({}, temp.cwd, { internalToken: false });
+    expect(development.secrets.internalToken).toBe('');
+    expect(existsSync(join(temp.cwd, 'data', 'internal-token'))).toBe(false);
+    expect(existsSync(join(temp.cwd, 'data', 'secrets.key'))).toBe(true);
+  });
+
+  it('with existingStore, refuses a DATA_DIR without an embedded store and makes nothing there', () => {
+    const error = configErrorOf(() => loadConfig({ DATA_DIR: 'typo' }, temp.cwd, { existingStore: true }));
+    expect(error.problems).toEqual([
+      `DATA_DIR: no event store at ${join(temp.cwd, 'typo', 'events.sqlite')} (this command reads the store the service wrote and makes none)`,
+    ]);
+    expect(existsSync(join(temp.cwd, 'typo'))).toBe(false);
+    mkdirSync(join(temp.cwd, 'typo'));
+    writeFileSync(join(temp.cwd, 'typo', 'events.sqlite'), '');
+    expect(loadConfig({ DATA_DIR: 'typo' }, temp.cwd, { existingStore: true }).store.dataDir).toBe(
+      join(temp.cwd, 'typo'),
+    );
+    // EventStoreDB has no file to look for.
+    expect(() =>
+      loadConfig({ DATA_DIR: 'other', EVENT_STORE: 'esdb://localhost:2113?tls=false' }, temp.cwd, {
+        existingStore: true,
+      }),
+    ).not.toThrow();
   });
 });

@@ -71,11 +71,28 @@ function findShippedCatalogue(from: string): string {
 
 const MODES = ['development', 'production', 'test'] as const;
 
+/** What a process that loads the configuration uses of it, where that is less than the apps. */
+export interface ConfigNeeds {
+  /** The ingest host's bearer token (INTERNAL_TOKEN): the API checks it, the operator CLI never
+   * uses it. Without it (false) it is neither required in production nor made in development, and
+   * `secrets.internalToken` is empty. Default true. */
+  internalToken?: boolean;
+  /** Only reads a store the service has written (the operator's `events list`, `audit ...`): an
+   * embedded store whose file does not exist is a problem (a DATA_DIR mistyped), and nothing is
+   * made in DATA_DIR (neither the store nor development secrets). Default false. */
+  existingStore?: boolean;
+}
+
 /** Reads and checks the configuration; throws a ConfigError naming every bad variable. */
-export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConfig {
+export function loadConfig(env: Env = process.env, cwd = process.cwd(), needs: ConfigNeeds = {}): AppConfig {
   const read = new EnvReader(env);
+  const withToken = needs.internalToken ?? true;
   const mode = read.oneOf('NODE_ENV', 'development', MODES);
   const store = readStore(read, cwd);
+  if (needs.existingStore && store.eventStore.kind === 'embedded' && !existsSync(store.eventStore.file))
+    read.problems.push(
+      `DATA_DIR: no event store at ${store.eventStore.file} (this command reads the store the service wrote and makes none)`,
+    );
   const config: AppConfig = {
     mode,
     // Only on an explicit NODE_ENV=development (npm start sets it), so that a deployment that forgot
@@ -93,8 +110,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): AppConf
     },
   };
   // Development secrets are written into DATA_DIR only for a configuration that is otherwise good.
-  if (read.problems.length === 0) config.secrets = readSecrets(read, mode === 'production', store.dataDir);
-  if (mode === 'production') read.problems.push(...productionProblems(config, env['INTERNAL_TOKEN'] ?? ''));
+  if (read.problems.length === 0) config.secrets = readSecrets(read, mode === 'production', store.dataDir, withToken);
+  if (mode === 'production')
+    read.problems.push(...productionProblems(config, withToken ? (env['INTERNAL_TOKEN'] ?? '') : ''));
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
 }

@@ -7,10 +7,11 @@ import type { SecretsConfig } from './sections';
 /**
  * The ingest token and the secrets key: production must be given them; development makes each once
  * into DATA_DIR, so that every process sharing the data dir (API, notifier, simulator) uses the same.
+ * Without `withToken` (a process that never uses the ingest token) the token is left empty.
  */
-export function readSecrets(read: EnvReader, production: boolean, dataDir: string): SecretsConfig {
+export function readSecrets(read: EnvReader, production: boolean, dataDir: string, withToken = true): SecretsConfig {
   return {
-    internalToken: readInternalToken(read, production, dataDir),
+    internalToken: withToken ? readInternalToken(read, production, dataDir) : '',
     secretsKey: readSecretsKey(read, production, dataDir),
   };
 }

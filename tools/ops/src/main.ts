@@ -11,7 +11,8 @@ import { hideSealed } from './audit/hide-sealed';
 import { UnknownSubject } from './audit/timeline';
 import { printTimeline } from './audit/timeline-command';
 import { auditVerify } from './audit/verify-command';
-import { eraseInstance, instanceOption } from './instances-erase';
+import { eraseInstance } from './instances-erase';
+import { InstanceRefused, instanceOption, requireActiveInstance } from './instances';
 import { Output } from './output';
 
 const USAGE = `Usage: npm run ops -- <command>
@@ -24,14 +25,16 @@ const USAGE = `Usage: npm run ops -- <command>
                                     sign-in (refused while it has an active instance);
                                     prints {"email", "erased"}
   packages list                     print the package catalogue in use (PACKAGES_FILE)
-  deliveries resend --instance ID   give each dead-lettered notification of an instance a new
-                                    full retry schedule; prints {"instance", "resent"}
+  deliveries resend --instance ID   give each dead-lettered notification of an instance (not
+                                    deleted) a new full retry schedule; prints {"instance", "resent"}
   instances erase --instance ID     destroy the data keys of an instance (active or deleted): its
                                     messages and acks can never be read again; prints
                                     {"instance", "erasedDays"}
   events list [--stream NAME] [--after POSITION] [--limit N]
                                     print recorded events as JSON lines, secrets, hashes
-                                    and sealed values hidden
+                                    and sealed values hidden: the log after POSITION (default:
+                                    from its start), N events (default 1000, at most 100000),
+                                    or one stream (its first N events with --limit)
   audit timeline --instance ID | --account ADDRESS [--json]
                                     an instance's or account's history, oldest first: one line per
                                     event (time, type, facts), or one JSON object per line
@@ -39,9 +42,24 @@ const USAGE = `Usage: npm run ops -- <command>
                                     with a rebuild from the log; prints one JSON line, exit 1
                                     naming the first broken stream and read-model difference
 
-The store and catalogue are those of the environment (DATA_DIR, EVENT_STORE, PACKAGES_FILE).`;
+The store, key and catalogue are those of the environment (DATA_DIR, EVENT_STORE, SECRETS_KEY,
+PACKAGES_FILE). events list and audit read a store the service wrote and make nothing.`;
 
 class UsageError extends Error {}
+
+/** Commands that only read the log. */
+const READ_ONLY = new Set(['events list', 'audit timeline', 'audit verify']);
+
+/** The largest position a store can have (a signed 64-bit integer). */
+const MAX_POSITION = 2n ** 63n - 1n;
+
+/** Most events one `events list` prints; past it, page with `--after`. */
+const MAX_LIST = 100_000;
+
+/** Checks that a command that takes no options was given none. */
+function noOptions(args: string[]): void {
+  parseArgs({ args, options: {}, strict: true });
+}
 
 async function withStore<T>(config: AppConfig, work: (store: EventStore) => Promise<T>): Promise<T> {
   // Events in their current shape, as the apps read and write them (libs/application/src/event-schema).
@@ -83,8 +101,12 @@ async function run(argv: string[]): Promise<void> {
     await out.line(USAGE);
     return;
   }
-  const config = loadConfig();
   const command = `${group} ${action ?? ''}`.trim();
+  // The CLI never uses the ingest token; the commands that only read never make a store or a key.
+  const config = loadConfig(process.env, process.cwd(), {
+    internalToken: false,
+    existingStore: READ_ONLY.has(command),
+  });
   switch (command) {
     case 'accounts create': {
       const email = emailOption(rest);
@@ -113,14 +135,15 @@ async function run(argv: string[]): Promise<void> {
       const { values } = parseArgs({ args: rest, options: { instance: { type: 'string' } }, strict: true });
       const instanceId = values.instance?.trim() ?? '';
       if (!instanceId) throw new UsageError('--instance must name an instance');
-      const { events } = await withStore(config, (store) =>
-        notificationsAggregate.handle(
+      const { events } = await withStore(config, async (store) => {
+        await requireActiveInstance(store, instanceId);
+        return notificationsAggregate.handle(
           store,
           instanceId,
           { type: 'ResendDeadLettered', data: { instanceId, now: new Date().toISOString() } },
           { conflictRetries: config.store.conflictRetries },
-        ),
-      );
+        );
+      });
       await report({ instance: instanceId, resent: events.length }, `${events.length} notification(s) were resent`);
       return;
     }
@@ -134,6 +157,7 @@ async function run(argv: string[]): Promise<void> {
       return;
     }
     case 'packages list':
+      noOptions(rest);
       // A listing whose reader went away simply stops: the reader chose to read no more.
       for (const pkg of config.packages.catalogue) if (!(await out.json(pkg))) return;
       return;
@@ -143,15 +167,17 @@ async function run(argv: string[]): Promise<void> {
         options: { stream: { type: 'string' }, after: { type: 'string' }, limit: { type: 'string' } },
         strict: true,
       });
-      if (values.after !== undefined && !/^\d+$/.test(values.after)) throw new UsageError('--after must be a position');
-      if (values.limit !== undefined && !/^\d+$/.test(values.limit)) throw new UsageError('--limit must be a number');
+      if (values.after !== undefined && !(/^\d{1,19}$/.test(values.after) && BigInt(values.after) <= MAX_POSITION))
+        throw new UsageError('--after must be a position (a whole number)');
+      if (values.after !== undefined && values.stream !== undefined)
+        throw new UsageError('--after is a position in the whole log: give it without --stream');
+      const limit = values.limit === undefined ? undefined : Number(values.limit);
+      if (limit !== undefined && !(/^\d+$/.test(values.limit ?? '') && limit >= 1 && limit <= MAX_LIST))
+        throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIST}`);
       await withStore(config, async (store) => {
         const events = values.stream
-          ? await store.readStream(values.stream)
-          : await store.readAll({
-              after: values.after ? BigInt(values.after) : undefined,
-              maxCount: values.limit ? Number(values.limit) : 1000,
-            });
+          ? await store.readStream(values.stream, limit === undefined ? {} : { maxCount: limit })
+          : await store.readAll({ after: values.after ? BigInt(values.after) : undefined, maxCount: limit ?? 1000 });
         for (const event of events) {
           if (!(await out.json({ ...event, data: hideSealed(event.data), metadata: hideSealed(event.metadata) })))
             return;
@@ -177,6 +203,7 @@ async function run(argv: string[]): Promise<void> {
       return;
     }
     case 'audit verify':
+      noOptions(rest);
       if (!(await auditVerify(config))) process.exitCode = 1;
       return;
     default:
@@ -190,6 +217,7 @@ run(process.argv.slice(2)).catch((error: unknown) => {
     error instanceof UsageError ||
     error instanceof AccountRefused ||
     error instanceof UnknownSubject ||
+    error instanceof InstanceRefused ||
     error instanceof ResultLost
   ) {
     process.stderr.write(`error: ${error.message}\n`);
