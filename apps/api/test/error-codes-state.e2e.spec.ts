@@ -46,7 +46,12 @@ describe('error codes of bodies, the store and time', () => {
       ['a JSON string', json, '"instanceid"'],
       ['text/plain', { 'content-type': 'text/plain' }, 'instanceid=x&token=y'],
       ['no content type', {}, new TextEncoder().encode('instanceid=x&token=y')],
-      ['an unsupported charset', { 'content-type': 'application/json; charset=iso-8859-1' }, '{"token": "x"}'],
+      ['a charset of no such name', { 'content-type': 'application/json; charset=x-no-such' }, '{"token": "x"}'],
+      [
+        'bytes that are not UTF-16 where it is named',
+        { 'content-type': 'application/json; charset=utf-16le' },
+        new Uint8Array([0x7b, 0x00, 0x7d]),
+      ],
       ['invalid UTF-8', json, new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d])],
       [
         'a malformed form escape',
@@ -56,6 +61,21 @@ describe('error codes of bodies, the store and time', () => {
     ])('%s answers 0009 alone, and the server answers the next request', async (_kind, headers, body) => {
       expectFailure(await post(headers as Record<string, string>, body), ['0009']);
       await status();
+    });
+
+    it('reads a body in the charset its content type names', async () => {
+      const params = JSON.stringify(instance);
+      const utf16 = await post(
+        { 'content-type': 'application/json; charset=utf-16le' },
+        Buffer.from(params, 'utf16le'),
+      );
+      expect(expectSuccess(utf16).instanceStatus).toBe('active');
+      const form = new URLSearchParams(instance as unknown as Record<string, string>).toString();
+      const latin1 = await post(
+        { 'content-type': 'application/x-www-form-urlencoded; charset=ISO-8859-1' },
+        Buffer.from(form, 'latin1'),
+      );
+      expect(expectSuccess(latin1).instanceStatus).toBe('active');
     });
 
     it('a body over 64 KiB answers 0009, one of exactly 64 KiB is read, and the server keeps answering', async () => {

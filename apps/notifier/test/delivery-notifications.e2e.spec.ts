@@ -68,6 +68,20 @@ describe('notifications, with NOTIFICATION_BATCH_MAX=10', () => {
     expect(message.webhookId).not.toBe(ack.webhookId);
   });
 
+  it('gives an optional field sent as JSON null, and an empty type, its default', async () => {
+    const { instance, path } = await subscribed(stack, receiver);
+    const nulls = { from: null, fromMe: null, senderName: null, body: null };
+    await stack.message(instance, { id: 'n-1', chatId: 'c@c.us', time: 1_700_000_003, ...nulls, type: null });
+    await until('the first', () => receiver.at(path).length >= 1);
+    await stack.message(instance, { id: 'n-2', chatId: 'c@c.us', time: 1_700_000_004, type: '' });
+    await until('the second', () => receiver.at(path).length >= 2);
+    const defaults = { chatId: 'c@c.us', from: '', fromMe: false, senderName: '', type: 'chat', body: '' };
+    expect(receiver.at(path).map((r) => r.json.messages)).toEqual([
+      [{ id: 'n-1', ...defaults, time: 1_700_000_003 }],
+      [{ id: 'n-2', ...defaults, time: 1_700_000_004 }],
+    ]);
+  });
+
   it('sends one notification of an instance at a time; what is recorded meanwhile follows in batches of at most NOTIFICATION_BATCH_MAX, in record order', async () => {
     // The first answer is slow, so that the other 29 are all recorded while it is in flight.
     const { instance, path } = await subscribed(stack, receiver, (_, nth) => ({ delayMs: nth === 1 ? 3000 : 10 }));

@@ -64,8 +64,17 @@ describe.each(STORES)("receivers' options on %s", (_store, onEsdb) => {
     );
     const after = await notified(instance, path, 'without-headers');
     expect(after.headers['authorization']).toBeUndefined();
-    // An empty URL ignores the options: nothing is refused, nothing set.
+    // An empty URL ignores the options, malformed ones too: nothing is refused, nothing set.
     expectSuccess(await registerWith(on.stack, instance, '', { webhookHeaders: HEADERS, signatureScheme: 'ed25519' }));
+    expect(await on.stack.status(instance)).toMatchObject({ webhookHeaders: {}, signatureScheme: 'hmac' });
+    for (const malformed of [
+      { webhookHeaders: 'not json' },
+      { webhookHeaders: JSON.stringify({ Host: SECRET_VALUE }) },
+      { signatureScheme: 'rsa' },
+      { events: 'bogus' },
+      { events: '' },
+    ])
+      expect(expectSuccess(await registerWith(on.stack, instance, '', malformed))).toMatchObject({ enabled: false });
     expect(await on.stack.status(instance)).toMatchObject({ webhookHeaders: {}, signatureScheme: 'hmac' });
   });
 

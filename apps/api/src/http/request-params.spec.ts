@@ -32,12 +32,31 @@ describe('request parameters', () => {
       ['application/json', '[1]'],
       ['text/plain', 'x'],
       [undefined, 'x'],
-      ['application/json; charset=latin1', '{}'],
+      ['application/json; charset=no-such-charset', '{}'],
       ['application/x-www-form-urlencoded', 'a=%zz'],
     ] as const) {
       expect(() => parseBody(type, Buffer.from(text))).toThrow(UnreadableBody);
     }
     expect(parseBody(undefined, Buffer.alloc(0)).size).toBe(0);
     expect(parseBody('Application/JSON; Charset="UTF-8"', Buffer.from('{"a":"1"}')).get('a')).toEqual(['1']);
+  });
+
+  it('reads a body in the charset its content type names', () => {
+    const utf16 = Buffer.from('{"label":"caf\u00e9 \u{1f600}"}', 'utf16le');
+    expect(parseBody('application/json; charset=utf-16le', utf16).get('label')).toEqual(['caf\u00e9 \u{1f600}']);
+    const latin1 = Buffer.from('{"label":"caf\u00e9"}', 'latin1');
+    expect(parseBody('application/json; charset=ISO-8859-1', latin1).get('label')).toEqual(['caf\u00e9']);
+    // Read as UTF-8, the same bytes are refused: \xe9 alone is not UTF-8.
+    expect(() => parseBody('application/json', latin1)).toThrow(UnreadableBody);
+    // A form's percent-escapes are bytes of its charset; its other bytes were decoded with the body.
+    const form = Buffer.from('label=caf%E9+cr\u00e8me&token=t%25', 'latin1');
+    const parsed = parseBody('application/x-www-form-urlencoded; charset=iso-8859-1', form);
+    expect(parsed.get('label')).toEqual(['caf\u00e9 cr\u00e8me']);
+    expect(parsed.get('token')).toEqual(['t%']);
+    expect(() =>
+      parseBody('application/x-www-form-urlencoded; charset=iso-8859-1', Buffer.from('label=%E', 'latin1')),
+    ).toThrow(UnreadableBody);
+    // us-ascii is read as UTF-8 (WHATWG would read it as windows-1252).
+    expect(parseBody('application/json; charset=us-ascii', Buffer.from('{"a":"\u00e9"}')).get('a')).toEqual(['\u00e9']);
   });
 });

@@ -1,3 +1,4 @@
+import { TextDecoder } from 'node:util';
 import type { IncomingMessage } from 'node:http';
 import { Codes, type Violation } from '@gw/contract';
 
@@ -82,6 +83,29 @@ const EMPTY = Buffer.alloc(0);
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** Decoders of the charsets bodies came in, by label (WHATWG's labels: a few hundred at most). */
+const DECODERS = new Map<string, TextDecoder>([
+  ['utf-8', UTF8],
+  ['utf8', UTF8],
+  // The WHATWG table reads `us-ascii` as windows-1252; ASCII is UTF-8's first 128 characters.
+  ['us-ascii', UTF8],
+]);
+
+/** The decoder of a body's `charset` (UTF-8 when none is given); an unknown one is 0009. */
+function decoderOf(charset: string | undefined): TextDecoder {
+  if (charset === undefined) return UTF8;
+  let decoder = DECODERS.get(charset);
+  if (!decoder) {
+    try {
+      decoder = new TextDecoder(charset, { fatal: true });
+    } catch {
+      throw new UnreadableBody(`unknown charset "${charset}"`);
+    }
+    DECODERS.set(charset, decoder);
+  }
+  return decoder;
+}
+
 const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded'];
 
 /** Parses a body by its content type (JSON object or urlencoded form, or fewer where `accepted`
@@ -97,17 +121,16 @@ export function parseBody(
     .find((p) => p.startsWith('charset='))
     ?.slice('charset='.length)
     .replace(/"/g, '');
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8' && charset !== 'us-ascii') {
-    throw new UnreadableBody(`unsupported charset "${charset}"; send utf-8`);
-  }
+  const decoder = decoderOf(charset);
   let text: string;
   try {
-    text = UTF8.decode(raw);
+    text = decoder.decode(raw);
   } catch {
-    throw new UnreadableBody('the request body is not valid UTF-8');
+    throw new UnreadableBody(`the request body is not valid ${decoder.encoding}`);
   }
   if (mediaType === 'application/json' && accepted.includes(mediaType)) return parseJsonObject(text);
-  if (mediaType === 'application/x-www-form-urlencoded' && accepted.includes(mediaType)) return parseForm(text);
+  if (mediaType === 'application/x-www-form-urlencoded' && accepted.includes(mediaType))
+    return parseForm(text, decoder);
   throw new UnreadableBody(
     mediaType ? `unsupported content type "${mediaType}"` : 'a request body needs a content type',
   );
@@ -171,7 +194,8 @@ export function repeatedTopLevelKeys(text: string): string[] {
   return [...repeated];
 }
 
-function parseForm(text: string): ParamSource {
+function parseForm(text: string, decoder: TextDecoder): ParamSource {
+  const decode = decoder === UTF8 ? decodeFormComponent : (part: string) => decodeFormBytes(part, decoder);
   const pairs: [string, string][] = [];
   for (const piece of text.split('&')) {
     if (piece === '') continue;
@@ -179,7 +203,7 @@ function parseForm(text: string): ParamSource {
     const rawName = eq < 0 ? piece : piece.slice(0, eq);
     const rawValue = eq < 0 ? '' : piece.slice(eq + 1);
     try {
-      pairs.push([decodeFormComponent(rawName), decodeFormComponent(rawValue)]);
+      pairs.push([decode(rawName), decode(rawValue)]);
     } catch {
       throw new UnreadableBody('the form body has a malformed percent-escape');
     }
@@ -189,6 +213,15 @@ function parseForm(text: string): ParamSource {
 
 function decodeFormComponent(text: string): string {
   return decodeURIComponent(text.replace(/\+/g, ' '));
+}
+
+/** A form component of a body in another charset than UTF-8: its percent-escapes are bytes of that
+ * charset (`%E9` is é in ISO-8859-1), decoded together run by run; the rest was decoded with the body. */
+function decodeFormBytes(text: string, decoder: TextDecoder): string {
+  return text.replace(/\+/g, ' ').replace(/(?:%[0-9A-Fa-f]{2})+|%/g, (run) => {
+    if (run === '%') throw new URIError('malformed percent-escape');
+    return decoder.decode(Buffer.from(run.replace(/%/g, ''), 'hex'));
+  });
 }
 
 /**

@@ -19,7 +19,7 @@ const sources = (host: PublicHost, method: string) =>
     ? 'Parameters come from the query string only (docs/api.md section 1).'
     : method === 'GET'
       ? 'Parameters come from the query string; the same operation also takes POST with a JSON or form body.'
-      : 'Each parameter may come from the query string, an `application/json` body (an object of strings; a number parameter may be a JSON number) or an `application/x-www-form-urlencoded` body; when a name is in both, the body wins. `required` marks what the operation needs from one source or the other. A `charset` on the content type is accepted (UTF-8); an empty body is no body; over 64 KiB is `0009`.';
+      : 'Each parameter may come from the query string, an `application/json` body (an object of strings; a number parameter may be a JSON number) or an `application/x-www-form-urlencoded` body; when a name is in both, the body wins. `required` marks what the operation needs from one source or the other. A `charset` on the content type is accepted (the body is read in it; UTF-8 without one); an empty body is no body; over 64 KiB is `0009`.';
 
 // No security scheme: the credentials (`apikey`, or `token`, which is the account's API key on
 // newInstance and the instance's token elsewhere) are parameters like the others, from the query

@@ -25,10 +25,10 @@ export interface NotificationsState {
   open: Readonly<Record<string, OpenNotification>>;
   /** The instance notices made for the instance's current expiry (docs/api.md 8.9); absent until the first. */
   notices?: NoticeLedger;
-  /** Attempts that failed one after the other since the last success, and the notification that
-   * failed last (docs/api.md section 11), and when the first of them was made (section 12); absent
-   * after a success or before any failure. */
-  failing?: { consecutive: number; last: string; since: string };
+  /** Attempts that failed one after the other since the last success, when the first of them was
+   * made (docs/api.md section 12), and, once there are PROBE_AFTER_FAILURES of them, the
+   * notification that probes the endpoint (section 11); absent after a success or before any failure. */
+  failing?: { consecutive: number; since: string; probe?: string };
 }
 
 /** After this many failed attempts in a row an endpoint is probed: one notification at a time. */
@@ -76,27 +76,29 @@ export function evolveNotifications(state: NotificationsState, event: Notificati
     }
     case 'DeliveryAttemptFailed': {
       const failing = {
+        ...state.failing,
         consecutive: (state.failing?.consecutive ?? 0) + 1,
-        last: event.data.webhookId,
         since: state.failing?.since ?? event.data.at,
       };
-      return current
-        ? withOpen({ ...state, failing }, event.data.webhookId, {
-            ...current,
-            attempts: event.data.attempt,
-            nextAttemptAt: event.data.nextAttemptAt,
-          })
-        : { ...state, failing };
+      return withProbe(
+        current
+          ? withOpen({ ...state, failing }, event.data.webhookId, {
+              ...current,
+              attempts: event.data.attempt,
+              nextAttemptAt: event.data.nextAttemptAt,
+            })
+          : { ...state, failing },
+      );
     }
     case 'NotificationDelivered': {
       const { failing: _over, ...rest } = state;
       return withOpen(rest, event.data.webhookId, undefined);
     }
     case 'NotificationCancelled':
-      return withOpen(state, event.data.webhookId, undefined);
+      return withProbe(withOpen(state, event.data.webhookId, undefined));
     case 'NotificationDeadLettered':
       return current
-        ? withOpen(state, event.data.webhookId, { ...current, status: 'deadLettered', nextAttemptAt: null })
+        ? withProbe(withOpen(state, event.data.webhookId, { ...current, status: 'deadLettered', nextAttemptAt: null }))
         : state;
     case 'NotificationResent':
       return current
@@ -129,18 +131,26 @@ export function evolveNotifications(state: NotificationsState, event: Notificati
   }
 }
 
+const isPending = (n: OpenNotification | undefined): n is OpenNotification =>
+  n?.status === 'pending' && n.nextAttemptAt !== null;
+
 /**
- * The pending notification to attempt next, due or not (docs/api.md sections 6 and 11): the earliest
- * due, then the lowest sequence. Once PROBE_AFTER_FAILURES attempts in a row have failed, the
- * endpoint is probed instead: only the notification that failed last is attempted, when its retry
- * is due, until an attempt succeeds; the others wait without spending their attempts. When that one
- * is no longer pending (dead-lettered, cancelled), the earliest due becomes the probe.
+ * Once PROBE_AFTER_FAILURES attempts in a row have failed, names the probe (docs/api.md section 11):
+ * the pending notification whose retry is due first, chosen when the count is reached and again
+ * whenever the probe stops being pending (dead-lettered, cancelled). It stays the probe through its
+ * own failures, so that the others wait without spending their attempts.
  */
-export function nextToAttempt(state: NotificationsState): OpenNotification | undefined {
-  if (state.failing && state.failing.consecutive >= PROBE_AFTER_FAILURES) {
-    const probe = state.open[state.failing.last];
-    if (probe?.status === 'pending' && probe.nextAttemptAt !== null) return probe;
-  }
+function withProbe(state: NotificationsState): NotificationsState {
+  const failing = state.failing;
+  if (!failing || failing.consecutive < PROBE_AFTER_FAILURES) return state;
+  if (failing.probe !== undefined && isPending(state.open[failing.probe])) return state;
+  const { probe: _gone, ...rest } = failing;
+  const probe = earliestDue(state)?.webhookId;
+  return { ...state, failing: probe === undefined ? rest : { ...rest, probe } };
+}
+
+/** The pending notification due first, then the one of lowest sequence. */
+function earliestDue(state: NotificationsState): OpenNotification | undefined {
   let best: OpenNotification | undefined;
   for (const n of Object.values(state.open)) {
     if (n.status !== 'pending' || n.nextAttemptAt === null) continue;
@@ -152,4 +162,16 @@ export function nextToAttempt(state: NotificationsState): OpenNotification | und
       best = n;
   }
   return best;
+}
+
+/**
+ * The pending notification to attempt next, due or not (docs/api.md sections 6 and 11): the earliest
+ * due, then the lowest sequence; while the endpoint is probed, only the probe (withProbe). A state
+ * restored from before the probe was recorded takes the earliest due, which its next failure then
+ * names.
+ */
+export function nextToAttempt(state: NotificationsState): OpenNotification | undefined {
+  const probe = state.failing?.probe;
+  if (probe !== undefined && isPending(state.open[probe])) return state.open[probe];
+  return earliestDue(state);
 }

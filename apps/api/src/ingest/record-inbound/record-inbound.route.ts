@@ -22,7 +22,8 @@ export const recordInbound = operation({
             from: m.from ?? '',
             fromMe: m.fromMe ?? false,
             senderName: m.senderName ?? '',
-            type: m.type ?? 'chat',
+            // The contract's default; an empty type says no more than a missing one.
+            type: m.type || 'chat',
             body: m.body ?? '',
             time: m.time,
           },

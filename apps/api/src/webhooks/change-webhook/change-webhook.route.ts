@@ -17,15 +17,18 @@ const webhookRoute = (host: HostName, methods: readonly string[]) =>
     path: '/webhook',
     methods,
     dto: ChangeWebhookDto,
+    // Switching off (an empty URL) takes none of the receiver's options: they were not checked.
     build: (p) =>
-      new ChangeWebhookCommand(
-        p.instanceid,
-        p.token,
-        p.webhookUrl,
-        typeof p.events === 'string' ? parseKindSet(p.events) : undefined,
-        typeof p.webhookHeaders === 'string' ? parseHeaders(p.webhookHeaders).pairs : undefined,
-        p.signatureScheme === 'hmac' || p.signatureScheme === 'ed25519' ? p.signatureScheme : undefined,
-      ),
+      p.webhookUrl === ''
+        ? new ChangeWebhookCommand(p.instanceid, p.token, '', undefined, undefined, undefined)
+        : new ChangeWebhookCommand(
+            p.instanceid,
+            p.token,
+            p.webhookUrl,
+            typeof p.events === 'string' ? parseKindSet(p.events) : undefined,
+            typeof p.webhookHeaders === 'string' ? parseHeaders(p.webhookHeaders).pairs : undefined,
+            p.signatureScheme === 'hmac' || p.signatureScheme === 'ed25519' ? p.signatureScheme : undefined,
+          ),
   });
 
 /** docs/api.md 4.4, 4.6, 8.4 and section 12. */
