@@ -98,6 +98,11 @@ describe('error codes', () => {
     const malformed = (answer: Promise<Answer>, field: string) => refused(answer, ['0002'], [field]);
     await malformed(account('/listInstances', { email: owner.email, apikey: `${owner.apikey}\u0001` }), 'apikey');
     await malformed(account('/listInstances', { email: `${owner.email}\n`, apikey: owner.apikey }), 'email');
+    // C1 controls too (U+0080 to U+009F): U+0085 is a line break to some readers.
+    await malformed(
+      postJson(api.apiUrl, '/getWebhookStatus', { instanceid: instance.instanceid, token: `a\u0085${instance.token}` }),
+      'token',
+    );
     await malformed(
       postJson(api.apiUrl, '/getWebhookStatus', { instanceid: `${instance.instanceid}\u007f`, token: instance.token }),
       'instanceid',

@@ -69,6 +69,9 @@ describe('hostile and unusual requests', () => {
     ['a NUL in the path', 'GET /heal\u0000thz HTTP/1.1\r\nHost: x\r\n\r\n', 400, '0009'],
     ['oversized headers', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, '0009'],
     ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 405, '0013'],
+    ['an unknown method on an unknown path', 'FOO /nope HTTP/1.1\r\nHost: x\r\n\r\n', 404, '0013'],
+    ['a request line that is not one', 'GARBAGE\r\n\r\n', 400, '0009'],
+    ['an HTTP/1.1 request without Host', 'GET /healthz HTTP/1.1\r\n\r\n', 400, '0009'],
   ])('answers %s with a JSON envelope, not an empty reply', async (_name, bytes, status, code) => {
     const answer = statusAndBody(await raw(api.apiUrl, bytes));
     expect(answer).toEqual({
@@ -76,6 +79,21 @@ describe('hostile and unusual requests', () => {
       contentType: 'application/json; charset=utf-8',
       body: expect.objectContaining({ success: false, msg: [code] }),
     });
+  });
+
+  it("lets the instance host's refusals of what Node cannot parse be read cross-origin, as its other answers", async () => {
+    const refusals = [
+      `GET /getWebhookStatus HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      'GET /getWebhookStatus HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+      'FOO /getWebhookStatus HTTP/1.1\r\nHost: x\r\n\r\n',
+      'GET /getWebhookStatus HTTP/1.1\r\n\r\n',
+    ];
+    for (const bytes of refusals) {
+      expect(await raw(api.apiUrl, bytes)).toMatch(/\r\naccess-control-allow-origin: \*\r\n/i);
+      expect(await raw(api.accountUrl, bytes)).not.toMatch(/access-control-allow-origin/i);
+    }
+    // HTTP/1.0 has no Host rule.
+    expect(statusAndBody(await raw(api.apiUrl, 'GET /healthz HTTP/1.0\r\n\r\n'))).toMatchObject({ status: 200 });
   });
 
   it('says which methods a path takes even when Node does not know the method', async () => {

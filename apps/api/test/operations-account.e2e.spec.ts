@@ -130,6 +130,11 @@ describe('operations on the account host (docs/api.md section 4)', () => {
     );
     expect(rows.instances.map((i: Instance) => i.instanceid)).toEqual([created.instanceid]);
     expect(await list(who)).toEqual(rows.instances);
+    // Spaces around the address are ignored too.
+    const spaced = expectSuccess(
+      await get(ops.api.accountUrl, '/listInstances', { email: `  ${shouted} `, apikey: who.apikey }),
+    );
+    expect(spaced.instances).toEqual(rows.instances);
   });
 
   it('GET /webhook on the account host registers and clears the webhook like the instance host (4.6)', async () => {

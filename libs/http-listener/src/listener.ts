@@ -16,6 +16,9 @@ export interface ListenerSpec {
   /** The routes served, so that a request refused by Node's parser still gets `Allow` on a 405. */
   routes: RouteTable;
   handler: RequestListener;
+  /** Headers the port's own answers carry that its refusals of what Node cannot parse must carry too
+   * (the instance host's `access-control-allow-origin`). */
+  refusalHeaders?: Readonly<Record<string, string>>;
 }
 
 export interface Listener {
@@ -43,8 +46,14 @@ export class PortUnavailable extends Error {
 }
 
 /** Limits every port shares: a slow or idle client cannot hold a connection for long. The timeouts
- * are enforced by a periodic check, every second rather than Node's default 30 s. */
-const SERVER_OPTIONS = { requestTimeout: 30_000, headersTimeout: 15_000, connectionsCheckingInterval: 1_000 };
+ * are enforced by a periodic check, every second rather than Node's default 30 s. An HTTP/1.1
+ * request without `Host` is refused here (withHostRequired), since Node's own refusal is an empty 400. */
+const SERVER_OPTIONS = {
+  requestTimeout: 30_000,
+  headersTimeout: 15_000,
+  connectionsCheckingInterval: 1_000,
+  requireHostHeader: false,
+};
 const KEEP_ALIVE_MS = 5_000;
 
 /**
@@ -53,12 +62,12 @@ const KEEP_ALIVE_MS = 5_000;
  */
 export function startListener(spec: ListenerSpec, logger: Logger): Promise<Listener> {
   return new Promise<Listener>((resolve, reject) => {
-    const server = createServer(SERVER_OPTIONS, spec.handler);
+    const server = createServer(SERVER_OPTIONS, withHostRequired(spec));
     server.keepAliveTimeout = KEEP_ALIVE_MS;
-    server.on('clientError', (error: Error, socket: Duplex) => answerClientError(spec.routes, error, socket));
+    server.on('clientError', (error: Error, socket: Duplex) => answerClientError(spec, error, socket));
     server.on('connect', (req: IncomingMessage, socket: Duplex) =>
       answerClientError(
-        spec.routes,
+        spec,
         Object.assign(new Error('CONNECT'), { code: 'HPE_CONNECT', rawPacket: Buffer.from(`CONNECT ${req.url}`) }),
         socket,
       ),
@@ -91,9 +100,62 @@ export async function closeListeners(listeners: Listener[], graceMs: number): Pr
   );
 }
 
+/** The listener's handler, behind HTTP/1.1's rule that a request names its host (RFC 9112 3.2): one
+ * without `Host` is 400 with the envelope. (Each port serves one host: nothing routes by it.) */
+function withHostRequired(spec: ListenerSpec): RequestListener {
+  return (req, res) => {
+    if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor < 1) {
+      spec.handler(req, res);
+      return;
+    }
+    const body = JSON.stringify(
+      failureEnvelope([{ code: Codes.UnreadableBody, message: 'an HTTP/1.1 request needs a Host header' }]),
+    );
+    res.writeHead(400, {
+      ...spec.refusalHeaders,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'cache-control': 'no-store',
+      connection: 'close',
+    });
+    res.end(body);
+  };
+}
+
+type Refusal = [status: number, reason: string, violation: Violation, allow?: string];
+
+const UNREADABLE: Refusal = [
+  400,
+  'Bad Request',
+  { code: Codes.UnreadableBody, message: 'the request cannot be read as HTTP' },
+];
+
+/** What Node's parser refused, as the contract answers it (docs/api.md sections 1 and 2). */
+function refusalOf(routes: RouteTable, code: string, rawPacket: Buffer | undefined): Refusal {
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return [
+      431,
+      'Request Header Fields Too Large',
+      { code: Codes.UnreadableBody, message: 'the request headers are too large' },
+    ];
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return [408, 'Request Timeout', { code: Codes.UnreadableBody, message: 'the request was not received in time' }];
+  if (code === 'HPE_CONNECT')
+    return [405, 'Method Not Allowed', { code: Codes.UnknownOperation, message: 'unknown method' }];
+  if (code !== 'HPE_INVALID_METHOD') return UNREADABLE;
+  // A method Node does not know: routed by its path as any other request, when it has one (an
+  // unknown path is 404, a known one says which methods it takes); a line without one is unreadable.
+  const path = /^\S+ (\S+) HTTP\/\d/.exec(rawPacket?.toString('latin1') ?? '')?.[1]?.split('?')[0];
+  if (path === undefined) return UNREADABLE;
+  const route = routeIn(routes, 'UNKNOWN', path);
+  if (route.kind === 'method-not-allowed')
+    return [405, 'Method Not Allowed', { code: Codes.UnknownOperation, message: 'unknown method' }, route.allow];
+  return [404, 'Not Found', { code: Codes.UnknownOperation, message: 'unknown operation' }];
+}
+
 /** Bad framing, oversized headers, a timeout or CONNECT still get the contract's envelope. */
 function answerClientError(
-  routes: RouteTable,
+  spec: Pick<ListenerSpec, 'routes' | 'refusalHeaders'>,
   error: Error & { code?: string; rawPacket?: Buffer },
   socket: Duplex,
 ): void {
@@ -101,26 +163,13 @@ function answerClientError(
     socket.destroy();
     return;
   }
-  const code = error.code ?? '';
-  const [status, reason, violation]: [number, string, Violation] =
-    code === 'HPE_HEADER_OVERFLOW'
-      ? [
-          431,
-          'Request Header Fields Too Large',
-          { code: Codes.UnreadableBody, message: 'the request headers are too large' },
-        ]
-      : code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', { code: Codes.UnreadableBody, message: 'the request was not received in time' }]
-        : code === 'HPE_INVALID_METHOD' || code === 'HPE_CONNECT'
-          ? [405, 'Method Not Allowed', { code: Codes.UnknownOperation, message: 'unknown method' }]
-          : [400, 'Bad Request', { code: Codes.UnreadableBody, message: 'the request cannot be read as HTTP' }];
+  const [status, reason, violation, allow] = refusalOf(spec.routes, error.code ?? '', error.rawPacket);
   const body = JSON.stringify(failureEnvelope([violation]));
-  // An unknown method on a known path still says which methods the path takes.
-  const path = /^\S+ (\S+)/.exec(error.rawPacket?.toString('latin1') ?? '')?.[1]?.split('?')[0] ?? '';
-  const route = status === 405 ? routeIn(routes, 'UNKNOWN', path) : undefined;
-  const allow = route?.kind === 'method-not-allowed' ? `allow: ${route.allow}\r\n` : '';
+  const extra = Object.entries({ ...spec.refusalHeaders, ...(allow ? { allow } : {}) })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-      `cache-control: no-store\r\n${allow}connection: close\r\n\r\n${body}`,
+      `cache-control: no-store\r\n${extra}connection: close\r\n\r\n${body}`,
   );
 }

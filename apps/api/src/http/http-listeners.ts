@@ -208,6 +208,7 @@ export function listenOnHosts(
           portVariable: PORT_VARIABLES[host],
           routes: ROUTES[host],
           handler: createHostHandler(host, executor, logger, options),
+          ...(host === 'instance' ? { refusalHeaders: { 'access-control-allow-origin': '*' } } : {}),
         },
         logger,
       ),

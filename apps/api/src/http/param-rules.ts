@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import {
   IsBoolean,
-  IsEmail,
+  isEmail,
   IsIn,
   IsInt,
   IsOptional,
@@ -21,7 +21,7 @@ import { WebhookUrlFormConstraint } from '../webhooks/webhook-url-form.constrain
 
 /** Attaches the contract code that a failed rule reports; the validation pipe reads it back. */
 const withCode = (code: ErrorCode, message: string) => ({ context: { code }, message });
-const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
+const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 
 /** The parameter is given (0001 otherwise). A JSON `null` is given, with the wrong type, so the
  * string rule after this one reports it as 0002. */
@@ -70,10 +70,17 @@ function givenText(maxLength: number, allowEmpty: boolean, missing: string): Pro
   );
 }
 
+/** `email`: an e-mail address, spaces around it ignored (accounts compare it trimmed and lowercased). */
 export function EmailAddress(): PropertyDecorator {
   return applyDecorators(
     RequiredText(254),
-    IsEmail({}, withCode(Codes.MalformedParameter, '$property must be an e-mail address')),
+    ValidateBy(
+      {
+        name: 'isEmailAddress',
+        validator: { validate: (value: unknown) => typeof value === 'string' && isEmail(value.trim()) },
+      },
+      withCode(Codes.MalformedParameter, '$property must be an e-mail address'),
+    ),
   );
 }
 

@@ -205,7 +205,9 @@ function parseForm(text: string, decoder: TextDecoder): ParamSource {
     try {
       pairs.push([decode(rawName), decode(rawValue)]);
     } catch {
-      throw new UnreadableBody('the form body has a malformed percent-escape');
+      throw new UnreadableBody(
+        `the form body has a malformed percent-escape, or escaped bytes that are not ${decoder.encoding}`,
+      );
     }
   }
   return fromPairs(pairs);

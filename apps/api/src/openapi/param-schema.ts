@@ -57,7 +57,7 @@ const RULES: Record<string, (constraints: unknown[]) => RuleSchema> = {
   maxLength: ([max]) => ({ text: { maxLength: max } }),
   matches: ([pattern]) => ({ text: { pattern: (pattern as RegExp).source } }),
   isWellFormed: () => ({}),
-  isEmail: () => ({ text: { format: 'email' } }),
+  isEmailAddress: () => ({ text: { format: 'email' } }),
   webhookUrlForm: () => ({
     text: { maxLength: MAX_WEBHOOK_URL_LENGTH },
     message: `$property must be an absolute https URL of at most ${MAX_WEBHOOK_URL_LENGTH} characters, without a \\`,

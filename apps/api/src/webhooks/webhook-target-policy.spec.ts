@@ -66,6 +66,9 @@ describe('webhook target policy', () => {
     );
     expect(policy.formProblem('https://example.com/a b')).toContain('spaces');
     expect(policy.formProblem('https://example.com/ok?x=1')).toBeNull();
+    // No authority after the slashes: WHATWG would take `path` (or `x`) for the host.
+    for (const url of ['https:///path', 'https:////x', 'https://?x', 'https://#x'])
+      expect(policy.formProblem(url)).toBe('webhookUrl must name a host');
     expect(policy.formProblem('https://8.8.8.8\\@127.0.0.1/')).toBe('webhookUrl must not contain a backslash');
     expect(policy.formProblem('https://example.com/a\\b')).toBe('webhookUrl must not contain a backslash');
   });

@@ -51,13 +51,16 @@ export class WebhookTargetPolicy {
     if (url === '') return null;
     if (url.length > MAX_WEBHOOK_URL_LENGTH) return `webhookUrl must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`;
     // The URL is stored and used exactly as sent, so nothing the URL parser would silently strip.
-    if (/[\s\u0000-\u001f\u007f]/.test(url)) return 'webhookUrl must not contain spaces or control characters';
+    if (/[\s\u0000-\u001f\u007f-\u009f]/.test(url)) return 'webhookUrl must not contain spaces or control characters';
     // URL parsers disagree about `\` (WHATWG reads it as `/` in https URLs, others as part of the
     // user info), so `https://8.8.8.8\@127.0.0.1/` could mean two different hosts.
     if (url.includes('\\')) return 'webhookUrl must not contain a backslash';
     // An absolute URL names its scheme and authority (`https://host`); `https:host` only parses
     // because WHATWG parsers are lenient, and receivers' parsers may read it otherwise.
     if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return 'webhookUrl must be an absolute https URL';
+    // `https:///x` parses with `x` as its host (WHATWG skips the extra slashes), where a receiver's
+    // parser sees no authority at all: the authority must follow the two slashes.
+    if (/^[a-z][a-z0-9+.-]*:\/\/[/?#]/i.test(url)) return 'webhookUrl must name a host';
     let parsed: URL;
     try {
       parsed = new URL(url);
