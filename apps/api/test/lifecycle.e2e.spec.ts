@@ -150,7 +150,7 @@ describe('operator CLI: what it refuses', () => {
     [['audit', 'verify', 'extra']],
     [['events', 'list', '--limit', '0']],
     [['events', 'list', '--limit', '99999999999999999999']],
-    [['events', 'list', '--limit', '100001']],
+    [['events', 'list', '--limit', '1.5']],
     [['events', 'list', '--after', '99999999999999999999']],
     [['events', 'list', '--after', '9223372036854775808']],
     [['events', 'list', '--stream', 'anything', '--after', '1']],
@@ -159,6 +159,22 @@ describe('operator CLI: what it refuses', () => {
     expect(result).toMatchObject({ status: 1, stdout: '' });
     expect(result.stderr).toMatch(/^error: /);
     expect(result.stderr).toContain('Usage: npm run ops');
+  });
+
+  it('pages through the log: --limit beyond a page, and --after the last position printed', () => {
+    for (let n = 0; n < 3; n++)
+      expect(runOps(dataDir, ['accounts', 'create', '--email', `page-${n}@example.com`]).status).toBe(0);
+    const lines = (args: string[]) =>
+      runOps(dataDir, ['events', 'list', ...args])
+        .stdout.trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+    const all = lines(['--limit', '5000000']);
+    expect(all.length).toBeGreaterThanOrEqual(8);
+    expect(lines(['--limit', '3']).map((e) => e.id)).toEqual(all.slice(0, 3).map((e) => e.id));
+    expect(lines(['--after', all[2].position, '--limit', '2']).map((e) => e.id)).toEqual(
+      all.slice(3, 5).map((e) => e.id),
+    );
   });
 
   it('prints the first N events of one stream with --stream and --limit', () => {

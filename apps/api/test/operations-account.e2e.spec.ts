@@ -142,7 +142,7 @@ describe('operations on the account host (docs/api.md section 4)', () => {
     const viaAccountHost = (webhookUrl: string) =>
       get(ops.api.accountUrl, '/webhook', { instanceid: instance.instanceid, token: instance.token, webhookUrl });
     const on = expectSuccess(await viaAccountHost('https://8.8.8.8/account-host'));
-    expectKeys(on, ['success', 'webhookUrl', 'enabled', 'events', ...OPTION_KEYS]);
+    expectKeys(on, ['success', 'webhookUrl', 'enabled', 'events', ...OPTION_KEYS, 'health']);
     expect(on).toMatchObject({ webhookUrl: 'https://8.8.8.8/account-host', enabled: true, events: DEFAULT_EVENTS });
     expect(await status(instance)).toMatchObject({
       webhookUrl: 'https://8.8.8.8/account-host',

@@ -53,11 +53,13 @@ describe('webhook operations on the instance host (docs/api.md section 4)', () =
       const creds = { instanceid: instance.instanceid, token: instance.token };
       const url = `https://8.8.8.8/forms/${encodeURIComponent(name)}`;
       const on = expectSuccess(await send('/webhook', { ...creds, webhookUrl: url }));
-      expectKeys(on, ['success', 'webhookUrl', 'enabled', 'events', ...OPTION_KEYS]);
+      expectKeys(on, ['success', 'webhookUrl', 'enabled', 'events', ...OPTION_KEYS, 'health']);
       expect(on).toMatchObject({ webhookUrl: url, enabled: true, events: DEFAULT_EVENTS });
       const seen = expectSuccess(await send('/getWebhookStatus', creds));
       expectKeys(seen, ['success', 'webhookUrl', 'enabled', 'instanceStatus', 'events', ...OPTION_KEYS, 'health']);
       expect(seen).toMatchObject({ webhookUrl: url, enabled: true, instanceStatus: 'active' });
+      expect(on.health).toEqual(seen.health);
+      expect(on.health).toMatchObject({ consecutiveFailures: 0, failingSince: null });
       expect(expectSuccess(await send('/webhook', { ...creds, webhookUrl: '' }))).toMatchObject({
         webhookUrl: '',
         enabled: false,
@@ -134,7 +136,7 @@ describe('webhook operations on the instance host (docs/api.md section 4)', () =
       expect(await setWebhook(instance, '')).toMatchObject({ webhookUrl: '', enabled: false });
       await setWebhook(instance, 'https://8.8.8.8/on');
       const off = await setWebhook(instance, '');
-      expectKeys(off, ['success', 'webhookUrl', 'enabled', 'events', ...OPTION_KEYS]);
+      expectKeys(off, ['success', 'webhookUrl', 'enabled', 'events', ...OPTION_KEYS, 'health']);
       expect(off).toMatchObject({ webhookUrl: '', enabled: false });
       expect(await status(instance)).toMatchObject({ webhookUrl: '', enabled: false, instanceStatus: 'active' });
       expect(await listed(who, instance)).toMatchObject({ webhookUrl: '', webhookEnabled: false });

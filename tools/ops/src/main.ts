@@ -2,7 +2,7 @@
 // errors go to stderr with exit code 1.
 import { notificationsAggregate, withEventSchemas } from '@gw/application';
 import { ConfigError, loadConfig, type AppConfig } from '@gw/config';
-import type { EventStore } from '@gw/event-store';
+import type { EventStore, RecordedEvent } from '@gw/event-store';
 import { openEventStore } from '@gw/event-store/open';
 import { isEmail } from 'class-validator';
 import { parseArgs } from 'node:util';
@@ -33,8 +33,8 @@ const USAGE = `Usage: npm run ops -- <command>
   events list [--stream NAME] [--after POSITION] [--limit N]
                                     print recorded events as JSON lines, secrets, hashes
                                     and sealed values hidden: the log after POSITION (default:
-                                    from its start), N events (default 1000, at most 100000),
-                                    or one stream (its first N events with --limit)
+                                    from its start), N events (default 1000), or one stream
+                                    (its first N events with --limit)
   audit timeline --instance ID | --account ADDRESS [--json]
                                     an instance's or account's history, oldest first: one line per
                                     event (time, type, facts), or one JSON object per line
@@ -53,8 +53,8 @@ const READ_ONLY = new Set(['events list', 'audit timeline', 'audit verify']);
 /** The largest position a store can have (a signed 64-bit integer). */
 const MAX_POSITION = 2n ** 63n - 1n;
 
-/** Most events one `events list` prints; past it, page with `--after`. */
-const MAX_LIST = 100_000;
+/** Events `events list` reads from the log at a time: it prints any number, holding a page. */
+const LIST_PAGE = 1000;
 
 /** Checks that a command that takes no options was given none. */
 function noOptions(args: string[]): void {
@@ -172,15 +172,26 @@ async function run(argv: string[]): Promise<void> {
       if (values.after !== undefined && values.stream !== undefined)
         throw new UsageError('--after is a position in the whole log: give it without --stream');
       const limit = values.limit === undefined ? undefined : Number(values.limit);
-      if (limit !== undefined && !(/^\d+$/.test(values.limit ?? '') && limit >= 1 && limit <= MAX_LIST))
-        throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIST}`);
+      if (limit !== undefined && !(/^\d{1,15}$/.test(values.limit ?? '') && limit >= 1))
+        throw new UsageError('--limit must be a whole number of events, 1 or more');
       await withStore(config, async (store) => {
-        const events = values.stream
-          ? await store.readStream(values.stream, limit === undefined ? {} : { maxCount: limit })
-          : await store.readAll({ after: values.after ? BigInt(values.after) : undefined, maxCount: limit ?? 1000 });
-        for (const event of events) {
-          if (!(await out.json({ ...event, data: hideSealed(event.data), metadata: hideSealed(event.metadata) })))
-            return;
+        const print = async (events: RecordedEvent[]) => {
+          for (const event of events) {
+            if (!(await out.json({ ...event, data: hideSealed(event.data), metadata: hideSealed(event.metadata) })))
+              return false;
+          }
+          return true;
+        };
+        if (values.stream) {
+          await print(await store.readStream(values.stream, limit === undefined ? {} : { maxCount: limit }));
+          return;
+        }
+        let after = values.after ? BigInt(values.after) : undefined;
+        for (let left = limit ?? 1000; left > 0;) {
+          const page = await store.readAll({ after, maxCount: Math.min(left, LIST_PAGE) });
+          if (page.length === 0 || !(await print(page))) return;
+          left -= page.length;
+          after = page[page.length - 1].position;
         }
       });
       return;

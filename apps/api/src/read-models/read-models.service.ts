@@ -46,6 +46,12 @@ export class ReadModelsService implements OnApplicationShutdown {
     await this.runner.waitFor(position, this.config.readModelWaitMs);
   }
 
+  /** The models as they are, without waiting: for a command's answer, which the command runner
+   * gave only once its write was visible (waitForWrite). */
+  asWritten(): ReadModels {
+    return this.models;
+  }
+
   /** The models, once they reflect everything in the log at the time of the call. A query on any
    * replica therefore sees every write answered before it started. */
   async current(): Promise<ReadModels> {

@@ -1,5 +1,6 @@
 import { SIGNATURE_SCHEMES, type CreatedInstance, type SignatureScheme } from '@gw/domain-instances';
-import { mapOf, oneOfValues, optional, text } from '../openapi/json-schema';
+import type { EndpointHealth } from '@gw/projections';
+import { integer, mapOf, nullable, object, oneOfValues, optional, text, timestamp } from '../openapi/json-schema';
 
 /** What answers show of the receiver's options (docs/api.md section 12). */
 export interface ReceiverOptionsFields {
@@ -31,3 +32,13 @@ export const receiverOptionsSchema = {
     text('whpk_ + base64 of the raw 32-byte Ed25519 public key; present once ed25519 was chosen (section 12)'),
   ),
 };
+
+/** `health` (section 12), as `webhook` and `getWebhookStatus` answer it, described. */
+export const healthSchema = object<EndpointHealth>(
+  {
+    consecutiveFailures: integer('failed attempts in a row since the last success'),
+    failingSince: nullable(timestamp('when the first of those failures was; null when none')),
+    lastSuccessAt: nullable(timestamp('the last delivered notification; null before any')),
+  },
+  "how the receiver has answered the instance's notifications (tests left out)",
+);

@@ -1,6 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { HeaderPairs } from '@gw/application';
 import type { NotificationKind, SignatureScheme } from '@gw/domain-instances';
+import type { EndpointHealth } from '@gw/projections';
 import type { ReceiverOptionsFields } from '../receiver-options-fields';
 
 export class ChangeWebhookCommand extends Command<ChangeWebhookResult> {
@@ -26,4 +27,6 @@ export interface ChangeWebhookResult extends ReceiverOptionsFields {
   /** The kinds in force, in canonical order. */
   events: NotificationKind[];
   signingSecret?: string;
+  /** How the receiver has answered (section 12), as getWebhookStatus shows it. */
+  health: EndpointHealth;
 }

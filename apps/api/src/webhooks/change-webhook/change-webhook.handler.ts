@@ -1,6 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { newSigningSecret, SecretBox, sealHeaders } from '@gw/application';
 import { deliveryEnabled, needsNewSigningKey, needsNewSigningSecret } from '@gw/domain-instances';
+import { ReadModelsService } from '../../read-models/read-models.service';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../shared/command-runner';
 import { InstanceAuthenticator } from '../instance-authenticator';
@@ -18,6 +19,7 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
     private readonly secrets: SecretBox,
     private readonly auth: InstanceAuthenticator,
     private readonly keys: SigningKeyDraws,
+    private readonly readModels: ReadModelsService,
   ) {}
 
   async execute(command: ChangeWebhookCommand): Promise<ChangeWebhookResult> {
@@ -57,6 +59,8 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
       events: state.events,
       ...signingSecretField(this.secrets, state.encryptedSigningSecret),
       ...receiverOptionsFields(state),
+      // The runner waited for the read models to show the write.
+      health: this.readModels.asWritten().endpointHealth(instanceId),
     };
   }
 }

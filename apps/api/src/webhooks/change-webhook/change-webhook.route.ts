@@ -3,7 +3,7 @@ import { operation, route, type HostName } from '../../http/operation';
 import { kinds, signingSecret } from '../../openapi/answer-fields';
 import { boolean, object, text } from '../../openapi/json-schema';
 import { parseKindSet } from '../notification-kinds-param';
-import { receiverOptionsSchema } from '../receiver-options-fields';
+import { healthSchema, receiverOptionsSchema } from '../receiver-options-fields';
 import { parseHeaders } from '../webhook-headers-param';
 import { ChangeWebhookCommand, type ChangeWebhookResult } from './change-webhook.command';
 import { ChangeWebhookDto } from './change-webhook.dto';
@@ -44,6 +44,7 @@ export const changeWebhook = operation({
       events: kinds,
       signingSecret,
       ...receiverOptionsSchema,
+      health: healthSchema,
     }),
     refusals: [Codes.InstanceAuthFailed, Codes.InstanceExpired, Codes.WebhookUrlRefused, Codes.ConcurrentChange],
   },

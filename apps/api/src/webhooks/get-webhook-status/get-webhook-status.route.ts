@@ -1,8 +1,8 @@
 import { Codes } from '@gw/contract';
 import { operation, route } from '../../http/operation';
 import { instanceStatus, kinds, signingSecret } from '../../openapi/answer-fields';
-import { boolean, integer, nullable, object, optional, text, timestamp } from '../../openapi/json-schema';
-import { receiverOptionsSchema } from '../receiver-options-fields';
+import { boolean, object, optional, text } from '../../openapi/json-schema';
+import { healthSchema, receiverOptionsSchema } from '../receiver-options-fields';
 import { GetWebhookStatusDto } from './get-webhook-status.dto';
 import { GetWebhookStatusHandler } from './get-webhook-status.handler';
 import { GetWebhookStatusQuery, type WebhookStatusResult } from './get-webhook-status.query';
@@ -33,14 +33,7 @@ export const getWebhookStatus = operation({
       ),
       signingSecret,
       ...receiverOptionsSchema,
-      health: object<WebhookStatusResult['health']>(
-        {
-          consecutiveFailures: integer('failed attempts in a row since the last success'),
-          failingSince: nullable(timestamp('when the first of those failures was; null when none')),
-          lastSuccessAt: nullable(timestamp('the last delivered notification; null before any')),
-        },
-        "how the receiver has answered the instance's notifications (tests left out)",
-      ),
+      health: healthSchema,
     }),
     refusals: [Codes.InstanceAuthFailed],
   },
