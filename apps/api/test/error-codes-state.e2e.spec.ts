@@ -76,6 +76,11 @@ describe('error codes of bodies, the store and time', () => {
         Buffer.from(form, 'latin1'),
       );
       expect(expectSuccess(latin1).instanceStatus).toBe('active');
+      // A byte that is é in ISO-8859-1 and not UTF-8: read in the charset, it makes a wrong token
+      // (0006), where a body read as UTF-8 would be unreadable (0009).
+      const accented = Buffer.concat([Buffer.from(`${form}x`, 'latin1'), Buffer.from([0xe9])]);
+      const wrong = await post({ 'content-type': 'application/x-www-form-urlencoded; charset=ISO-8859-1' }, accented);
+      expectFailure(wrong, ['0006']);
     });
 
     it('a body over 64 KiB answers 0009, one of exactly 64 KiB is read, and the server keeps answering', async () => {

@@ -57,6 +57,10 @@ describe.each(STORES)('listInstances pages and labels on %s', (_store, onEsdb) =
       // A page that ends exactly at the last instance says so.
       expect((await listed(who, { limit: '5' })).next).toBeNull();
       expect((await listed(who, { limit: '1000', after: ids[4] })).instances).toEqual([]);
+      // An empty after is no cursor: the first page.
+      expect(
+        (await listed(who, { limit: '2', after: '' })).instances.map((i: { instanceid: string }) => i.instanceid),
+      ).toEqual(ids.slice(0, 2));
     });
 
     it("refuses an after that is not one of the account's instances with 0005, and a bad limit with 0002", async () => {

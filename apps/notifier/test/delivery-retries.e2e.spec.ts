@@ -119,7 +119,7 @@ describe('failed deliveries, with RETRY_SCHEDULE=1,1,1', () => {
         .stdout.trim()
         .split('\n')
         .map((line) => JSON.parse(line).type as string);
-    const before = await until('the cancellation', () => {
+    const before = await until('the dead letter', () => {
       const types = streamTypes();
       return types.includes('NotificationDeadLettered') && types;
     });
@@ -131,6 +131,13 @@ describe('failed deliveries, with RETRY_SCHEDULE=1,1,1', () => {
     expect(deleted.stderr).toContain(`error: instance ${instance.instanceid} was deleted`);
     await sleep(500);
     expect(streamTypes()).toEqual(before);
+
+    // Delivery off: a resend would be cancelled at its first attempt, and then never resendable.
+    const off = (await subscribed(stack, receiver)).instance;
+    expect(await stack.webhook(off, '')).toMatchObject({ enabled: false });
+    const refused = runOps(stack.dataDir, ['deliveries', 'resend', '--instance', off.instanceid], { INTERNAL_TOKEN });
+    expect(refused).toMatchObject({ status: 1, stdout: '' });
+    expect(refused.stderr).toContain(`error: instance ${off.instanceid} has no webhook URL registered`);
   });
 
   it('a 503 with Retry-After: 3 moves the next attempt to 2x the ~1 s scheduled delay (never beyond 2x)', async () => {

@@ -51,8 +51,13 @@ describe.each(STORES)('a notifier started from a snapshot, on %s', (_store, onEs
       () => on.receiver.at('/d').flatMap((r) => r.json.messages).length === 2 * SNAPSHOT_EVERY,
       10_000,
     );
-    // Quiet for ten checkpoint intervals: a notifier that went quiet snapshots what it followed last.
-    await sleep(1000);
+    // A notifier that went quiet snapshots what it followed last (at a checkpoint, every 100 ms): wait
+    // until no snapshot has come for ten checkpoint intervals (a loaded machine writes them slowly).
+    for (let seen = await snapshots(), quietSince = Date.now(); Date.now() - quietSince < 1000;) {
+      await sleep(100);
+      const now = await snapshots();
+      if (now !== seen) [seen, quietSince] = [now, Date.now()];
+    }
     const sent = on.receiver.requests.length;
     const aSequences = on.receiver.at('/a').map((r) => r.json.sequence as number);
 

@@ -139,14 +139,22 @@ describe('loadConfig: secrets and production', () => {
     expect(existsSync(join(temp.cwd, 'typo'))).toBe(false);
     mkdirSync(join(temp.cwd, 'typo'));
     writeFileSync(join(temp.cwd, 'typo', 'events.sqlite'), '');
-    expect(loadConfig({ DATA_DIR: 'typo' }, temp.cwd, { existingStore: true }).store.dataDir).toBe(
+    // A store without the development key it was sealed with (the service ran with SECRETS_KEY):
+    // a key made now would read nothing.
+    const noKey = configErrorOf(() => loadConfig({ DATA_DIR: 'typo' }, temp.cwd, { existingStore: true }));
+    expect(noKey.problems).toEqual([
+      `SECRETS_KEY: not set, and ${join(temp.cwd, 'typo', 'secrets.key')} does not exist: give the key the service runs with`,
+    ]);
+    expect(existsSync(join(temp.cwd, 'typo', 'secrets.key'))).toBe(false);
+    const { SECRETS_KEY } = PRODUCTION_SECRETS;
+    expect(loadConfig({ DATA_DIR: 'typo', SECRETS_KEY }, temp.cwd, { existingStore: true }).store.dataDir).toBe(
       join(temp.cwd, 'typo'),
     );
-    // EventStoreDB has no file to look for.
-    expect(() =>
-      loadConfig({ DATA_DIR: 'other', EVENT_STORE: 'esdb://localhost:2113?tls=false' }, temp.cwd, {
-        existingStore: true,
-      }),
-    ).not.toThrow();
+    // EventStoreDB has no file to look for; the key still is needed, and not made.
+    const esdb = { DATA_DIR: 'other', EVENT_STORE: 'esdb://localhost:2113?tls=false' };
+    const cli = { existingStore: true, internalToken: false };
+    expect(() => loadConfig({ ...esdb, SECRETS_KEY }, temp.cwd, cli)).not.toThrow();
+    expect(configErrorOf(() => loadConfig(esdb, temp.cwd, cli)).problems[0]).toMatch(/^SECRETS_KEY: not set/);
+    expect(existsSync(join(temp.cwd, 'other'))).toBe(false);
   });
 });

@@ -78,8 +78,8 @@ export interface ConfigNeeds {
    * `secrets.internalToken` is empty. Default true. */
   internalToken?: boolean;
   /** Only reads a store the service has written (the operator's `events list`, `audit ...`): an
-   * embedded store whose file does not exist is a problem (a DATA_DIR mistyped), and nothing is
-   * made in DATA_DIR (neither the store nor development secrets). Default false. */
+   * embedded store whose file does not exist is a problem (a DATA_DIR mistyped), and so is a missing
+   * development key where SECRETS_KEY is unset; nothing is made in DATA_DIR. Default false. */
   existingStore?: boolean;
 }
 
@@ -110,7 +110,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd(), needs: C
     },
   };
   // Development secrets are written into DATA_DIR only for a configuration that is otherwise good.
-  if (read.problems.length === 0) config.secrets = readSecrets(read, mode === 'production', store.dataDir, withToken);
+  if (read.problems.length === 0)
+    config.secrets = readSecrets(read, mode === 'production', store.dataDir, {
+      withToken,
+      makeKey: !needs.existingStore,
+    });
   if (mode === 'production')
     read.problems.push(...productionProblems(config, withToken ? (env['INTERNAL_TOKEN'] ?? '') : ''));
   if (read.problems.length > 0) throw new ConfigError(read.problems);

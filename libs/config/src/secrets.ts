@@ -9,10 +9,15 @@ import type { SecretsConfig } from './sections';
  * into DATA_DIR, so that every process sharing the data dir (API, notifier, simulator) uses the same.
  * Without `withToken` (a process that never uses the ingest token) the token is left empty.
  */
-export function readSecrets(read: EnvReader, production: boolean, dataDir: string, withToken = true): SecretsConfig {
+export function readSecrets(
+  read: EnvReader,
+  production: boolean,
+  dataDir: string,
+  { withToken = true, makeKey = true }: { withToken?: boolean; makeKey?: boolean } = {},
+): SecretsConfig {
   return {
     internalToken: withToken ? readInternalToken(read, production, dataDir) : '',
-    secretsKey: readSecretsKey(read, production, dataDir),
+    secretsKey: readSecretsKey(read, production, dataDir, makeKey),
   };
 }
 
@@ -46,9 +51,17 @@ function readInternalToken(read: EnvReader, production: boolean, dataDir: string
   return developmentSecret(dataDir, 'internal-token', () => randomBytes(24).toString('base64url'));
 }
 
-/** SECRETS_KEY's 32 bytes; outside production, when unset, the development key file DATA_DIR/secrets.key. */
-export function readSecretsKey(read: EnvReader, production: boolean, dataDir: string): Buffer {
+/** SECRETS_KEY's 32 bytes; outside production, when unset, the development key file DATA_DIR/secrets.key
+ * (made when missing, unless `makeKey` is false: a process that only reads what the service sealed
+ * needs the key it sealed with). */
+export function readSecretsKey(read: EnvReader, production: boolean, dataDir: string, makeKey = true): Buffer {
   const raw = read.env['SECRETS_KEY'] ?? '';
+  if (raw === '' && !production && !makeKey && !existsSync(join(dataDir, 'secrets.key'))) {
+    read.problems.push(
+      `SECRETS_KEY: not set, and ${join(dataDir, 'secrets.key')} does not exist: give the key the service runs with`,
+    );
+    return Buffer.alloc(0);
+  }
   const text =
     raw !== ''
       ? raw

@@ -1,4 +1,11 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import {
+  createServer,
+  validateHeaderName,
+  validateHeaderValue,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Codes, failureEnvelope, type Violation } from '@gw/contract';
@@ -61,6 +68,11 @@ const KEEP_ALIVE_MS = 5_000;
  * whatever Node's parser refuses before a handler runs (docs/api.md section 2: never an empty answer).
  */
 export function startListener(spec: ListenerSpec, logger: Logger): Promise<Listener> {
+  // They are written to the socket as they are: a name or value that could break the head is a bug.
+  for (const [name, value] of Object.entries(spec.refusalHeaders ?? {})) {
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+  }
   return new Promise<Listener>((resolve, reject) => {
     const server = createServer(SERVER_OPTIONS, withHostRequired(spec));
     server.keepAliveTimeout = KEEP_ALIVE_MS;

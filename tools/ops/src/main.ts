@@ -12,7 +12,7 @@ import { UnknownSubject } from './audit/timeline';
 import { printTimeline } from './audit/timeline-command';
 import { auditVerify } from './audit/verify-command';
 import { eraseInstance } from './instances-erase';
-import { InstanceRefused, instanceOption, requireActiveInstance } from './instances';
+import { InstanceRefused, instanceOption, requireDeliverable } from './instances';
 import { Output } from './output';
 
 const USAGE = `Usage: npm run ops -- <command>
@@ -25,8 +25,9 @@ const USAGE = `Usage: npm run ops -- <command>
                                     sign-in (refused while it has an active instance);
                                     prints {"email", "erased"}
   packages list                     print the package catalogue in use (PACKAGES_FILE)
-  deliveries resend --instance ID   give each dead-lettered notification of an instance (not
-                                    deleted) a new full retry schedule; prints {"instance", "resent"}
+  deliveries resend --instance ID   give each dead-lettered notification of an instance whose
+                                    delivery is on a new full retry schedule; prints
+                                    {"instance", "resent"}
   instances erase --instance ID     destroy the data keys of an instance (active or deleted): its
                                     messages and acks can never be read again; prints
                                     {"instance", "erasedDays"}
@@ -132,15 +133,15 @@ async function run(argv: string[]): Promise<void> {
       return;
     }
     case 'deliveries resend': {
-      const { values } = parseArgs({ args: rest, options: { instance: { type: 'string' } }, strict: true });
-      const instanceId = values.instance?.trim() ?? '';
+      const instanceId = instanceOption(rest);
       if (!instanceId) throw new UsageError('--instance must name an instance');
+      const now = new Date().toISOString();
       const { events } = await withStore(config, async (store) => {
-        await requireActiveInstance(store, instanceId);
+        await requireDeliverable(store, instanceId, now);
         return notificationsAggregate.handle(
           store,
           instanceId,
-          { type: 'ResendDeadLettered', data: { instanceId, now: new Date().toISOString() } },
+          { type: 'ResendDeadLettered', data: { instanceId, now } },
           { conflictRetries: config.store.conflictRetries },
         );
       });

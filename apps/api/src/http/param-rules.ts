@@ -14,6 +14,7 @@ import {
   ValidateBy,
 } from 'class-validator';
 import { Codes, type ErrorCode } from '@gw/contract';
+import { CONTROL_CHARACTERS } from './control-characters';
 import { NOTIFICATION_KINDS, SIGNATURE_SCHEMES } from '@gw/domain-instances';
 import { isKindSet, MAX_EVENTS_LENGTH } from '../webhooks/notification-kinds-param';
 import { MAX_HEADERS_TEXT_LENGTH, parseHeaders } from '../webhooks/webhook-headers-param';
@@ -21,7 +22,7 @@ import { WebhookUrlFormConstraint } from '../webhooks/webhook-url-form.constrain
 
 /** Attaches the contract code that a failed rule reports; the validation pipe reads it back. */
 const withCode = (code: ErrorCode, message: string) => ({ context: { code }, message });
-const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+const NO_CONTROL_CHARACTERS = new RegExp(`^[^${CONTROL_CHARACTERS}]*$`);
 
 /** The parameter is given (0001 otherwise). A JSON `null` is given, with the wrong type, so the
  * string rule after this one reports it as 0002. */

@@ -56,7 +56,19 @@ describe('request parameters', () => {
     expect(() =>
       parseBody('application/x-www-form-urlencoded; charset=iso-8859-1', Buffer.from('label=%E', 'latin1')),
     ).toThrow(UnreadableBody);
-    // us-ascii is read as UTF-8 (WHATWG would read it as windows-1252).
-    expect(parseBody('application/json; charset=us-ascii', Buffer.from('{"a":"\u00e9"}')).get('a')).toEqual(['\u00e9']);
+    // A multibyte charset: Shift_JIS \u30a2 is 0x83 0x41, sent by browsers as `%83A`.
+    const sjis = parseBody('application/x-www-form-urlencoded; charset=Shift_JIS', Buffer.from('label=%83A%83C'));
+    expect(sjis.get('label')).toEqual(['\u30a2\u30a4']);
+    // A label with spaces around it is the same charset.
+    expect(parseBody('application/json; charset= "ISO-8859-1" ', latin1).get('label')).toEqual(['caf\u00e9']);
+    // A form in UTF-16 is read as UTF-8, as browsers do.
+    expect(parseBody('application/x-www-form-urlencoded; charset=utf-16le', Buffer.from('a=%C3%A9')).get('a')).toEqual([
+      '\u00e9',
+    ]);
+    // us-ascii (and its aliases) is read as UTF-8 (WHATWG would read it as windows-1252).
+    for (const ascii of ['us-ascii', 'ascii', 'iso646-us'])
+      expect(parseBody(`application/json; charset=${ascii}`, Buffer.from('{"a":"\u00e9"}')).get('a')).toEqual([
+        '\u00e9',
+      ]);
   });
 });

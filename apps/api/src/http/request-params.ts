@@ -83,27 +83,35 @@ const EMPTY = Buffer.alloc(0);
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Decoders of the charsets bodies came in, by label (WHATWG's labels: a few hundred at most). */
-const DECODERS = new Map<string, TextDecoder>([
-  ['utf-8', UTF8],
-  ['utf8', UTF8],
-  // The WHATWG table reads `us-ascii` as windows-1252; ASCII is UTF-8's first 128 characters.
-  ['us-ascii', UTF8],
+/** Labels read as UTF-8: its own, and ASCII's (which the WHATWG table reads as windows-1252, while
+ * ASCII is UTF-8's first 128 characters). */
+const UTF8_LABELS = new Set([
+  'utf-8',
+  'utf8',
+  'unicode-1-1-utf-8',
+  'us-ascii',
+  'ascii',
+  'iso646-us',
+  'ansi_x3.4-1968',
+  'us',
+  'iso-ir-6',
+  'cp367',
+  'ibm367',
+  'csascii',
 ]);
 
-/** The decoder of a body's `charset` (UTF-8 when none is given); an unknown one is 0009. */
+/** The decoder of a body's `charset` (UTF-8 when none is given); an unknown one is 0009. Other
+ * charsets than UTF-8 are rare: a decoder is made for each such body, so that what clients send
+ * leaves nothing behind. */
 function decoderOf(charset: string | undefined): TextDecoder {
   if (charset === undefined) return UTF8;
-  let decoder = DECODERS.get(charset);
-  if (!decoder) {
-    try {
-      decoder = new TextDecoder(charset, { fatal: true });
-    } catch {
-      throw new UnreadableBody(`unknown charset "${charset}"`);
-    }
-    DECODERS.set(charset, decoder);
+  const label = charset.trim();
+  if (UTF8_LABELS.has(label)) return UTF8;
+  try {
+    return new TextDecoder(label, { fatal: true });
+  } catch {
+    throw new UnreadableBody('unknown charset');
   }
-  return decoder;
 }
 
 const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded'];
@@ -122,15 +130,22 @@ export function parseBody(
     ?.slice('charset='.length)
     .replace(/"/g, '');
   const decoder = decoderOf(charset);
-  let text: string;
-  try {
-    text = decoder.decode(raw);
-  } catch {
-    throw new UnreadableBody(`the request body is not valid ${decoder.encoding}`);
+  const decode = (bytes: Buffer, what: string) => {
+    try {
+      return decoder.decode(bytes);
+    } catch {
+      throw new UnreadableBody(`${what} is not valid ${decoder.encoding}`);
+    }
+  };
+  if (mediaType === 'application/json' && accepted.includes(mediaType))
+    return parseJsonObject(decode(raw, 'the request body'));
+  if (mediaType === 'application/x-www-form-urlencoded' && accepted.includes(mediaType)) {
+    // A form is bytes: in an ASCII-compatible charset its escapes are bytes of that charset, which
+    // only whole names and values decode (a Shift_JIS character may be an escape and a letter).
+    // UTF-16 is read as UTF-8 there, as browsers (WHATWG's urlencoded parser) do.
+    if (decoder === UTF8 || decoder.encoding.startsWith('utf-16')) return parseForm(UTF8Text(raw));
+    return parseFormBytes(raw, (bytes) => decode(bytes, 'a form name or value'));
   }
-  if (mediaType === 'application/json' && accepted.includes(mediaType)) return parseJsonObject(text);
-  if (mediaType === 'application/x-www-form-urlencoded' && accepted.includes(mediaType))
-    return parseForm(text, decoder);
   throw new UnreadableBody(
     mediaType ? `unsupported content type "${mediaType}"` : 'a request body needs a content type',
   );
@@ -194,8 +209,15 @@ export function repeatedTopLevelKeys(text: string): string[] {
   return [...repeated];
 }
 
-function parseForm(text: string, decoder: TextDecoder): ParamSource {
-  const decode = decoder === UTF8 ? decodeFormComponent : (part: string) => decodeFormBytes(part, decoder);
+function UTF8Text(raw: Buffer): string {
+  try {
+    return UTF8.decode(raw);
+  } catch {
+    throw new UnreadableBody('the request body is not valid utf-8');
+  }
+}
+
+function parseForm(text: string): ParamSource {
   const pairs: [string, string][] = [];
   for (const piece of text.split('&')) {
     if (piece === '') continue;
@@ -203,11 +225,9 @@ function parseForm(text: string, decoder: TextDecoder): ParamSource {
     const rawName = eq < 0 ? piece : piece.slice(0, eq);
     const rawValue = eq < 0 ? '' : piece.slice(eq + 1);
     try {
-      pairs.push([decode(rawName), decode(rawValue)]);
+      pairs.push([decodeFormComponent(rawName), decodeFormComponent(rawValue)]);
     } catch {
-      throw new UnreadableBody(
-        `the form body has a malformed percent-escape, or escaped bytes that are not ${decoder.encoding}`,
-      );
+      throw new UnreadableBody('the form body has a malformed percent-escape, or escaped bytes that are not utf-8');
     }
   }
   return fromPairs(pairs);
@@ -217,13 +237,47 @@ function decodeFormComponent(text: string): string {
   return decodeURIComponent(text.replace(/\+/g, ' '));
 }
 
-/** A form component of a body in another charset than UTF-8: its percent-escapes are bytes of that
- * charset (`%E9` is é in ISO-8859-1), decoded together run by run; the rest was decoded with the body. */
-function decodeFormBytes(text: string, decoder: TextDecoder): string {
-  return text.replace(/\+/g, ' ').replace(/(?:%[0-9A-Fa-f]{2})+|%/g, (run) => {
-    if (run === '%') throw new URIError('malformed percent-escape');
-    return decoder.decode(Buffer.from(run.replace(/%/g, ''), 'hex'));
-  });
+const AMPERSAND = 0x26;
+const EQUALS = 0x3d;
+const PLUS = 0x2b;
+const PERCENT = 0x25;
+
+/** A form body in an ASCII-compatible charset other than UTF-8, as WHATWG's urlencoded parser reads
+ * one: split on `&` and the first `=`, `+` as a space, escapes as bytes, each name and value then
+ * decoded whole. A `%` without two hex digits is 0009, as in a UTF-8 form. */
+function parseFormBytes(raw: Buffer, decode: (bytes: Buffer) => string): ParamSource {
+  const pairs: [string, string][] = [];
+  let start = 0;
+  while (start <= raw.length) {
+    let end = raw.indexOf(AMPERSAND, start);
+    if (end < 0) end = raw.length;
+    if (end > start) {
+      const piece = raw.subarray(start, end);
+      const eq = piece.indexOf(EQUALS);
+      const name = eq < 0 ? piece : piece.subarray(0, eq);
+      const value = eq < 0 ? EMPTY : piece.subarray(eq + 1);
+      pairs.push([decode(unescapeFormBytes(name)), decode(unescapeFormBytes(value))]);
+    }
+    start = end + 1;
+  }
+  return fromPairs(pairs);
+}
+
+function unescapeFormBytes(bytes: Buffer): Buffer {
+  const out = Buffer.alloc(bytes.length);
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b === PLUS) out[n++] = 0x20;
+    else if (b !== PERCENT) out[n++] = b;
+    else {
+      const hex = bytes.toString('latin1', i + 1, i + 3);
+      if (!/^[0-9A-Fa-f]{2}$/.test(hex)) throw new UnreadableBody('the form body has a malformed percent-escape');
+      out[n++] = parseInt(hex, 16);
+      i += 2;
+    }
+  }
+  return out.subarray(0, n);
 }
 
 /**

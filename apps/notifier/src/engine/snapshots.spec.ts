@@ -212,6 +212,9 @@ SHAPES[9] = {
   ...SHAPES[8],
   instance: [...SHAPES[8].instance, 'previousSigningKey', 'signatureScheme', 'signingKey', 'webhookHeaders'].sort(),
 };
+// The failing endpoint's probe (docs/api.md section 11): `failing` names it (`probe`) instead of the
+// notification that failed last (`last`); neither shows in the sample's keys.
+SHAPES[10] = SHAPES[9];
 
 describe('notifier snapshots', () => {
   it('are written for the state shapes of SNAPSHOT_VERSION', () => {

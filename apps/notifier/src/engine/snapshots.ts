@@ -7,7 +7,7 @@ import type { EventStore } from '@gw/event-store';
  * what the model keeps changes shape: a notifier ignores a snapshot of another version and replays
  * the log from the start instead (and then writes a snapshot of its own).
  */
-export const SNAPSHOT_VERSION = 9;
+export const SNAPSHOT_VERSION = 10;
 
 /** Instances per snapshot event, so that no event grows past what an engine accepts (EventStoreDB:
  * 16 MiB by default) even with full notification bodies. */

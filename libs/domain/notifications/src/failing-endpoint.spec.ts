@@ -7,6 +7,7 @@ import {
   delivered,
   failed,
   plus,
+  resent,
   state,
   t0,
 } from './__fixtures__/notifications.fixtures';
@@ -70,9 +71,15 @@ describe('which notification of an instance is attempted next', () => {
     expect(next([...fiveFailed(), cancelled('wh-4', 4, 'test', plus(106))])).toBe('wh-1');
   });
 
-  it('probes the earliest due when a state from before the probe was recorded is restored', () => {
-    const restored = state(fiveFailed());
-    const { probe: _none, ...failing } = restored.failing!;
-    expect(nextToAttempt({ ...restored, failing })?.webhookId).toBe('wh-1');
+  it('names a probe again once something is pending after every one was dead-lettered', () => {
+    const events = [...fiveFailed()];
+    for (let n = 1; n <= 5; n++) events.push(deadLettered(`wh-${n}`, n, plus(200 + n)));
+    expect(state(events).failing).toEqual({ consecutive: 5, since: plus(1) });
+    const again = [...events, resent('wh-3', 3, plus(300)), resent('wh-1', 1, plus(301))];
+    expect(state(again).failing).toEqual({ consecutive: 5, since: plus(1), probe: 'wh-3' });
+    // The probe fails and is due after wh-1 now: still the probe, and wh-1 waits.
+    expect(next([...again, failed('wh-3', 3, 1, plus(302), plus(900))])).toBe('wh-3');
+    // A new notification after them all is not the probe either.
+    expect(next([...again, created('wh-6', 6, plus(302))])).toBe('wh-3');
   });
 });

@@ -50,6 +50,10 @@ function withOpen(
 
 /** The state after one more event of the notifications stream. */
 export function evolveNotifications(state: NotificationsState, event: NotificationEvent): NotificationsState {
+  return withProbe(applyEvent(state, event));
+}
+
+function applyEvent(state: NotificationsState, event: NotificationEvent): NotificationsState {
   const current = state.open[event.data.webhookId];
   switch (event.type) {
     case 'TestNotificationAttempted':
@@ -75,30 +79,29 @@ export function evolveNotifications(state: NotificationsState, event: Notificati
       );
     }
     case 'DeliveryAttemptFailed': {
+      const probe = state.failing?.probe;
       const failing = {
-        ...state.failing,
         consecutive: (state.failing?.consecutive ?? 0) + 1,
         since: state.failing?.since ?? event.data.at,
+        ...(probe === undefined ? {} : { probe }),
       };
-      return withProbe(
-        current
-          ? withOpen({ ...state, failing }, event.data.webhookId, {
-              ...current,
-              attempts: event.data.attempt,
-              nextAttemptAt: event.data.nextAttemptAt,
-            })
-          : { ...state, failing },
-      );
+      return current
+        ? withOpen({ ...state, failing }, event.data.webhookId, {
+            ...current,
+            attempts: event.data.attempt,
+            nextAttemptAt: event.data.nextAttemptAt,
+          })
+        : { ...state, failing };
     }
     case 'NotificationDelivered': {
       const { failing: _over, ...rest } = state;
       return withOpen(rest, event.data.webhookId, undefined);
     }
     case 'NotificationCancelled':
-      return withProbe(withOpen(state, event.data.webhookId, undefined));
+      return withOpen(state, event.data.webhookId, undefined);
     case 'NotificationDeadLettered':
       return current
-        ? withProbe(withOpen(state, event.data.webhookId, { ...current, status: 'deadLettered', nextAttemptAt: null }))
+        ? withOpen(state, event.data.webhookId, { ...current, status: 'deadLettered', nextAttemptAt: null })
         : state;
     case 'NotificationResent':
       return current
@@ -135,10 +138,11 @@ const isPending = (n: OpenNotification | undefined): n is OpenNotification =>
   n?.status === 'pending' && n.nextAttemptAt !== null;
 
 /**
- * Once PROBE_AFTER_FAILURES attempts in a row have failed, names the probe (docs/api.md section 11):
- * the pending notification whose retry is due first, chosen when the count is reached and again
- * whenever the probe stops being pending (dead-lettered, cancelled). It stays the probe through its
- * own failures, so that the others wait without spending their attempts.
+ * Once PROBE_AFTER_FAILURES attempts in a row have failed, names the probe (docs/api.md section 11),
+ * after every event: the pending notification whose retry is due first, chosen when the count is
+ * reached, and again whenever there is none (the probe was dead-lettered or cancelled; or nothing was
+ * pending, and a notification is created, resent or redelivered). It stays the probe through its own
+ * failures, so that the others wait without spending their attempts.
  */
 function withProbe(state: NotificationsState): NotificationsState {
   const failing = state.failing;
@@ -166,9 +170,7 @@ function earliestDue(state: NotificationsState): OpenNotification | undefined {
 
 /**
  * The pending notification to attempt next, due or not (docs/api.md sections 6 and 11): the earliest
- * due, then the lowest sequence; while the endpoint is probed, only the probe (withProbe). A state
- * restored from before the probe was recorded takes the earliest due, which its next failure then
- * names.
+ * due, then the lowest sequence; while the endpoint is probed, only the probe (withProbe).
  */
 export function nextToAttempt(state: NotificationsState): OpenNotification | undefined {
   const probe = state.failing?.probe;

@@ -33,7 +33,8 @@ export const listInstances = operation({
       build: (p) =>
         new ListInstancesQuery(p.email, p.apikey, {
           limit: p.limit === undefined ? undefined : Number(p.limit),
-          after: p.after,
+          // An empty after is no cursor: the first page (as a client that sends back a null next).
+          after: p.after === '' ? undefined : p.after,
           status: p.status,
           // An empty label filters nothing.
           label: p.label === '' ? undefined : p.label,

@@ -59,7 +59,8 @@ export class ChangeWebhookHandler implements ICommandHandler<ChangeWebhookComman
       events: state.events,
       ...signingSecretField(this.secrets, state.encryptedSigningSecret),
       ...receiverOptionsFields(state),
-      // The runner waited for the read models to show the write.
+      // The runner waited for the read models to show a write; one that recorded nothing new shows
+      // them as they are (health changes with the notifier's attempts, never with this call).
       health: this.readModels.asWritten().endpointHealth(instanceId),
     };
   }
