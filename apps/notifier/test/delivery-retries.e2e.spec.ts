@@ -132,12 +132,27 @@ describe('failed deliveries, with RETRY_SCHEDULE=1,1,1', () => {
     await sleep(500);
     expect(streamTypes()).toEqual(before);
 
-    // Delivery off: a resend would be cancelled at its first attempt, and then never resendable.
-    const off = (await subscribed(stack, receiver)).instance;
+    // Delivery off with a dead letter: a resend would be cancelled at its first attempt, and then
+    // never be resendable. With nothing dead-lettered it is a resend of nothing.
+    const { instance: off } = await subscribed(stack, receiver, () => ({ status: 503 }));
+    const resend = () =>
+      runOps(stack.dataDir, ['deliveries', 'resend', '--instance', off.instanceid], { INTERNAL_TOKEN });
+    await stack.message(off, { id: 'off-dead-1' });
+    await loggedAttempts(stack, off, 4, 15_000);
+    await until('its dead letter', () =>
+      runOps(stack.dataDir, ['events', 'list', '--stream', notificationsStreamName(off.instanceid)], {
+        INTERNAL_TOKEN,
+      }).stdout.includes('"NotificationDeadLettered"'),
+    );
     expect(await stack.webhook(off, '')).toMatchObject({ enabled: false });
-    const refused = runOps(stack.dataDir, ['deliveries', 'resend', '--instance', off.instanceid], { INTERNAL_TOKEN });
+    const refused = resend();
     expect(refused).toMatchObject({ status: 1, stdout: '' });
     expect(refused.stderr).toContain(`error: instance ${off.instanceid} has no webhook URL registered`);
+    const none = (await subscribed(stack, receiver)).instance;
+    expect(await stack.webhook(none, '')).toMatchObject({ enabled: false });
+    const nothing = runOps(stack.dataDir, ['deliveries', 'resend', '--instance', none.instanceid], { INTERNAL_TOKEN });
+    expect(nothing).toMatchObject({ status: 0, stderr: '' });
+    expect(JSON.parse(nothing.stdout)).toEqual({ instance: none.instanceid, resent: 0 });
   });
 
   it('a 503 with Retry-After: 3 moves the next attempt to 2x the ~1 s scheduled delay (never beyond 2x)', async () => {

@@ -32,14 +32,14 @@ export async function requireInstance(store: EventStore, instanceId: string): Pr
 }
 
 /**
- * Refuses a resend that could deliver nothing: for an instance the log does not hold, a deleted one
- * (its notifications were cancelled with it: docs/api.md 8.1), or one whose delivery is off or which
- * expired (the notifier would cancel what was resent at its first attempt, and a cancelled
- * notification can never be resent: section 6).
+ * Why a resend of the instance's dead letters would deliver nothing, or null: thrown at once for an
+ * instance the log does not hold or a deleted one (its notifications were cancelled with it: docs/api.md
+ * 8.1); returned for one that expired or whose delivery is off, where the notifier would cancel what
+ * was resent at its first attempt, and a cancelled notification can never be resent (section 6). The
+ * caller refuses with it only when there is something to resend.
  */
-export async function requireDeliverable(store: EventStore, instanceId: string, now: string): Promise<void> {
+export async function undeliverable(store: EventStore, instanceId: string, now: string): Promise<string | null> {
   const events = await store.readStream(instanceStreamName(instanceId));
-  if (events.length === 0) throw new InstanceRefused(`no instance ${instanceId}`);
   const state = events
     .map((event) => ({ type: event.type, data: event.data }))
     .filter(isInstanceEvent)
@@ -49,14 +49,12 @@ export async function requireDeliverable(store: EventStore, instanceId: string, 
       `instance ${instanceId} was deleted: its notifications were cancelled with it and are not sent again`,
     );
   if (state.status !== 'created') throw new InstanceRefused(`no instance ${instanceId}`);
-  if (deliveryEnabled(state, now)) return;
+  if (deliveryEnabled(state, now)) return null;
   const why =
     instanceStatus(state.expiresAt, now) === 'expired'
       ? `expired at ${state.expiresAt} (renew it first)`
       : state.webhookUrl === ''
         ? 'has no webhook URL registered (register one first)'
         : `has delivery switched off${state.disabledReason ? ` (${state.disabledReason})` : ''} (register the URL again first)`;
-  throw new InstanceRefused(
-    `instance ${instanceId} ${why}: resent notifications would be cancelled at their first attempt, and could not be resent again`,
-  );
+  return `instance ${instanceId} ${why}: resent notifications would be cancelled at their first attempt, and could not be resent again`;
 }

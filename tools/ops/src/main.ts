@@ -12,7 +12,7 @@ import { UnknownSubject } from './audit/timeline';
 import { printTimeline } from './audit/timeline-command';
 import { auditVerify } from './audit/verify-command';
 import { eraseInstance } from './instances-erase';
-import { InstanceRefused, instanceOption, requireDeliverable } from './instances';
+import { InstanceRefused, instanceOption, undeliverable } from './instances';
 import { Output } from './output';
 
 const USAGE = `Usage: npm run ops -- <command>
@@ -137,11 +137,16 @@ async function run(argv: string[]): Promise<void> {
       if (!instanceId) throw new UsageError('--instance must name an instance');
       const now = new Date().toISOString();
       const { events } = await withStore(config, async (store) => {
-        await requireDeliverable(store, instanceId, now);
+        const refusal = await undeliverable(store, instanceId, now);
         return notificationsAggregate.handle(
           store,
           instanceId,
-          { type: 'ResendDeadLettered', data: { instanceId, now } },
+          (state) => {
+            // Nothing to resend is a resend of nothing, whatever the instance's delivery.
+            if (refusal && Object.values(state.open).some((n) => n.status === 'deadLettered'))
+              throw new InstanceRefused(refusal);
+            return { type: 'ResendDeadLettered', data: { instanceId, now } };
+          },
           { conflictRetries: config.store.conflictRetries },
         );
       });
