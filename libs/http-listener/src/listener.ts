@@ -11,6 +11,7 @@ import type { Duplex } from 'node:stream';
 import { Codes, failureEnvelope, type Violation } from '@gw/contract';
 import type { Logger } from '@gw/logging';
 import { routeIn, type RouteTable } from './routing';
+import { sendJson } from './send-json';
 
 /** One port the service listens on. */
 export interface ListenerSpec {
@@ -120,17 +121,12 @@ function withHostRequired(spec: ListenerSpec): RequestListener {
       spec.handler(req, res);
       return;
     }
-    const body = JSON.stringify(
+    sendJson(
+      res,
+      400,
       failureEnvelope([{ code: Codes.UnreadableBody, message: 'an HTTP/1.1 request needs a Host header' }]),
+      { ...spec.refusalHeaders, connection: 'close' },
     );
-    res.writeHead(400, {
-      ...spec.refusalHeaders,
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(body),
-      'cache-control': 'no-store',
-      connection: 'close',
-    });
-    res.end(body);
   };
 }
 

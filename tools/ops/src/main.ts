@@ -25,9 +25,9 @@ const USAGE = `Usage: npm run ops -- <command>
                                     sign-in (refused while it has an active instance);
                                     prints {"email", "erased"}
   packages list                     print the package catalogue in use (PACKAGES_FILE)
-  deliveries resend --instance ID   give each dead-lettered notification of an instance whose
-                                    delivery is on a new full retry schedule; prints
-                                    {"instance", "resent"}
+  deliveries resend --instance ID   give each dead-lettered notification of an instance a new
+                                    full retry schedule (refused while the instance is deleted,
+                                    expired or has delivery off); prints {"instance", "resent"}
   instances erase --instance ID     destroy the data keys of an instance (active or deleted): its
                                     messages and acks can never be read again; prints
                                     {"instance", "erasedDays"}

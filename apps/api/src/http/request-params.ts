@@ -130,21 +130,15 @@ export function parseBody(
     ?.slice('charset='.length)
     .replace(/"/g, '');
   const decoder = decoderOf(charset);
-  const decode = (bytes: Buffer, what: string) => {
-    try {
-      return decoder.decode(bytes);
-    } catch {
-      throw new UnreadableBody(`${what} is not valid ${decoder.encoding}`);
-    }
-  };
   if (mediaType === 'application/json' && accepted.includes(mediaType))
-    return parseJsonObject(decode(raw, 'the request body'));
+    return parseJsonObject(decodeText(decoder, raw, 'the request body'));
   if (mediaType === 'application/x-www-form-urlencoded' && accepted.includes(mediaType)) {
     // A form is bytes: in an ASCII-compatible charset its escapes are bytes of that charset, which
     // only whole names and values decode (a Shift_JIS character may be an escape and a letter).
     // UTF-16 is read as UTF-8 there, as browsers (WHATWG's urlencoded parser) do.
-    if (decoder === UTF8 || decoder.encoding.startsWith('utf-16')) return parseForm(UTF8Text(raw));
-    return parseFormBytes(raw, (bytes) => decode(bytes, 'a form name or value'));
+    if (decoder === UTF8 || decoder.encoding.startsWith('utf-16'))
+      return parseForm(decodeText(UTF8, raw, 'the request body'));
+    return parseFormBytes(raw, (bytes) => decodeText(decoder, bytes, 'a form name or value'));
   }
   throw new UnreadableBody(
     mediaType ? `unsupported content type "${mediaType}"` : 'a request body needs a content type',
@@ -209,11 +203,12 @@ export function repeatedTopLevelKeys(text: string): string[] {
   return [...repeated];
 }
 
-function UTF8Text(raw: Buffer): string {
+/** `bytes` as text in `decoder`'s charset; bytes not valid in it are 0009, naming `what`. */
+function decodeText(decoder: TextDecoder, bytes: Buffer, what: string): string {
   try {
-    return UTF8.decode(raw);
+    return decoder.decode(bytes);
   } catch {
-    throw new UnreadableBody('the request body is not valid utf-8');
+    throw new UnreadableBody(`${what} is not valid ${decoder.encoding}`);
   }
 }
 
