@@ -40,6 +40,9 @@ module.exports = {
   // processes it started (retries, timeouts, a receiver that is down), so one worker left a core
   // idle and npm test took over 11 minutes; the reliability, soak and browser suites keep one.
   maxWorkers: 2,
+  // `it.concurrent` tests of one file at once (apps/notifier/test/support/on-store.ts,
+  // stacksOnStores): a file's tests on both stores wait side by side.
+  maxConcurrency: 8,
   globalSetup: '<rootDir>/tools/jest/global-setup.js',
   globalTeardown: '<rootDir>/tools/jest/global-teardown.js',
   reporters: ['default', '<rootDir>/tools/jest/summary-reporter.js'],

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { lintFixture as lint } from './support/lint-fixture';
+import { lintFixture as lint, lintFixtures } from './support/lint-fixture';
 
 const root = resolve(__dirname, '../..');
 
@@ -13,7 +13,18 @@ describe('layering is enforced by lint', () => {
       env: { ...process.env, NX_DAEMON: 'false' },
     });
     if (graph.status !== 0) throw new Error(`nx could not compute the project graph: ${graph.stderr}`);
-  });
+    // Every fixture below in one ESLint run (a test's `lint` then reads its report).
+    lintFixtures([
+      'apps/api/src/__fixtures__/store-adapter-in-app.fixture.ts',
+      'apps/api/src/__fixtures__/store-client-in-app.fixture.ts',
+      'apps/dashboard/src/__fixtures__/browser-storage.fixture.ts',
+      'apps/notifier/src/engine/__fixtures__/clock-in-engine.fixture.ts',
+      'libs/domain/instances/src/__fixtures__/impure-domain.fixture.ts',
+      'libs/event-store/src/__fixtures__/adapter-in-port.fixture.ts',
+      'libs/event-store/src/open/__fixtures__/eager-esdb.fixture.ts',
+      'libs/projections/src/__fixtures__/storage-in-read-model.fixture.ts',
+    ]);
+  }, 120_000);
 
   const domainFixture = 'libs/domain/instances/src/__fixtures__/impure-domain.fixture.ts';
 

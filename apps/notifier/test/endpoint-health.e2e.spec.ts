@@ -2,7 +2,7 @@ import { expectSuccess } from '@gw/testing';
 import { freshPath, ISO_MS, subscribed } from './support/delivery-fixtures';
 import { notificationsPage, redeliver } from './support/notification-pages';
 import { until } from './support/stack';
-import { stackOnStore, STORES } from './support/on-store';
+import { stacksOnStores } from './support/on-store';
 
 /**
  * docs/api.md section 12 end to end: an endpoint's health in getWebhookStatus, and delivery switched
@@ -13,13 +13,14 @@ import { stackOnStore, STORES } from './support/on-store';
 const DISABLE_AFTER_HOURS = '0.001';
 const FAILING = { status: 500 };
 
-describe.each(STORES)('endpoint health on %s', (_store, onEsdb) => {
-  const on = stackOnStore(onEsdb, {
-    WEBHOOK_DISABLE_AFTER_HOURS: DISABLE_AFTER_HOURS,
-    RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1,1',
-  });
+// Each test waits on retries of its own instance: side by side.
+const STACKS = stacksOnStores({
+  WEBHOOK_DISABLE_AFTER_HOURS: DISABLE_AFTER_HOURS,
+  RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1,1',
+});
 
-  it('is shown before any attempt, and a success after failures clears the failures', async () => {
+describe.each(STACKS)('endpoint health on %s', (_store, on) => {
+  it.concurrent('is shown before any attempt, and a success after failures clears the failures', async () => {
     const { instance, path } = await subscribed(on.stack, on.receiver, [FAILING]);
     expect((await on.stack.status(instance)).health).toEqual({
       consecutiveFailures: 0,
@@ -50,41 +51,44 @@ describe.each(STORES)('endpoint health on %s', (_store, onEsdb) => {
     expect((await on.stack.status(instance)).enabled).toBe(true);
   });
 
-  it('switches delivery off with disabledReason "failing" after WEBHOOK_DISABLE_AFTER_HOURS; redeliver sends it again to a new URL', async () => {
-    const { instance, path } = await subscribed(on.stack, on.receiver, () => FAILING);
-    await on.stack.message(instance, { id: 'never-answered' });
-    const off = await until(
-      'delivery switched off for failing',
-      async () => {
-        const status = await on.stack.status(instance);
-        return status.enabled === false && status;
-      },
-      30_000,
-    );
-    expect(off).toMatchObject({ disabledReason: 'failing', instanceStatus: 'active' });
-    expect(off.health.consecutiveFailures).toBeGreaterThanOrEqual(2);
-    // Not before WEBHOOK_DISABLE_AFTER_HOURS from the first failure.
-    const attempts = on.receiver.at(path);
-    expect(attempts.at(-1)!.arrivedAt - attempts[0].arrivedAt).toBeGreaterThanOrEqual(3600 - 100);
-    const sent = attempts.length;
+  it.concurrent(
+    'switches delivery off with disabledReason "failing" after WEBHOOK_DISABLE_AFTER_HOURS; redeliver sends it again to a new URL',
+    async () => {
+      const { instance, path } = await subscribed(on.stack, on.receiver, () => FAILING);
+      await on.stack.message(instance, { id: 'never-answered' });
+      const off = await until(
+        'delivery switched off for failing',
+        async () => {
+          const status = await on.stack.status(instance);
+          return status.enabled === false && status;
+        },
+        30_000,
+      );
+      expect(off).toMatchObject({ disabledReason: 'failing', instanceStatus: 'active' });
+      expect(off.health.consecutiveFailures).toBeGreaterThanOrEqual(2);
+      // Not before WEBHOOK_DISABLE_AFTER_HOURS from the first failure.
+      const attempts = on.receiver.at(path);
+      expect(attempts.at(-1)!.arrivedAt - attempts[0].arrivedAt).toBeGreaterThanOrEqual(3600 - 100);
+      const sent = attempts.length;
 
-    // Nothing more goes out, and what was pending is still there to read.
-    await on.stack.message(instance, { id: 'while-off' });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(on.receiver.at(path)).toHaveLength(sent);
-    const { notifications } = await notificationsPage(on.stack, instance);
-    expect(notifications.map((n) => n.sequence)).toEqual([1]);
-    expect(notifications[0].body.messages[0].id).toBe('never-answered');
+      // Nothing more goes out, and what was pending is still there to read.
+      await on.stack.message(instance, { id: 'while-off' });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(on.receiver.at(path)).toHaveLength(sent);
+      const { notifications } = await notificationsPage(on.stack, instance);
+      expect(notifications.map((n) => n.sequence)).toEqual([1]);
+      expect(notifications[0].body.messages[0].id).toBe('never-answered');
 
-    // A new URL switches delivery back on; redeliver sends the notification there.
-    const moved = freshPath();
-    const again = await on.stack.webhook(instance, on.receiver.url(moved));
-    expect(again.enabled).toBe(true);
-    const status = await on.stack.status(instance);
-    expect(status.enabled).toBe(true);
-    expect(status.disabledReason).toBeUndefined();
-    expect(expectSuccess(await redeliver(on.stack, instance, { from: 1 })).queued).toBe(1);
-    const r = await until('redelivered', () => on.receiver.at(moved).find((x) => x.delivered));
-    expect(r.json.sequence).toBe(1);
-  });
+      // A new URL switches delivery back on; redeliver sends the notification there.
+      const moved = freshPath();
+      const again = await on.stack.webhook(instance, on.receiver.url(moved));
+      expect(again.enabled).toBe(true);
+      const status = await on.stack.status(instance);
+      expect(status.enabled).toBe(true);
+      expect(status.disabledReason).toBeUndefined();
+      expect(expectSuccess(await redeliver(on.stack, instance, { from: 1 })).queued).toBe(1);
+      const r = await until('redelivered', () => on.receiver.at(moved).find((x) => x.delivered));
+      expect(r.json.sequence).toBe(1);
+    },
+  );
 });

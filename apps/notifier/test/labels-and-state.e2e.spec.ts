@@ -1,7 +1,7 @@
 import { expectSuccess, postJson, runOpsAsync } from '@gw/testing';
 import { freshPath, loggedAttempts } from './support/delivery-fixtures';
 import { sleep, until, type Instance } from './support/stack';
-import { stackOnStore, STORES } from './support/on-store';
+import { stacksOnStores } from './support/on-store';
 
 /**
  * docs/api.md 13.1 to 13.4 as a receiver and an account holder see them, end to end: the built API
@@ -9,9 +9,11 @@ import { stackOnStore, STORES } from './support/on-store';
  * change of connection state is a notification of its own when `state` is chosen; getUsage counts
  * delivered notifications and failed attempts; `audit verify` rebuilds the usage model to the same rows.
  */
-describe.each(STORES)('labels, connection states and usage, on %s', (_store, onEsdb) => {
-  const on = stackOnStore(onEsdb, { RETRY_SCHEDULE: '1,1,1' });
+// The first three tests, each on its own instance, side by side; the last (audit verify reads the
+// whole store) once they are done.
+const STACKS = stacksOnStores({ RETRY_SCHEDULE: '1,1,1' });
 
+describe.each(STACKS)('labels, connection states and usage, on %s', (_store, on) => {
   const subscribe = async (events?: string) => {
     const instance = await on.stack.newInstance();
     const path = freshPath();
@@ -32,7 +34,7 @@ describe.each(STORES)('labels, connection states and usage, on %s', (_store, onE
     return on.receiver.at(path).map((r) => r.json);
   };
 
-  it('every body carries the label from when it is set, and none once it is removed', async () => {
+  it.concurrent('every body carries the label from when it is set, and none once it is removed', async () => {
     const { instance, path } = await subscribe('messages,acks,state');
     await on.stack.message(instance, { id: 'l-1' });
     await bodies(path, 1);
@@ -60,35 +62,38 @@ describe.each(STORES)('labels, connection states and usage, on %s', (_store, onE
     expect(listed.notifications.map((n: { body: unknown }) => n.body)).toEqual(got);
   });
 
-  it('each change of state is its own notification in the sequence, its since equal to getInstanceState', async () => {
-    const { instance, path } = await subscribe('messages, state');
-    await label(instance, 'eu-1');
-    await on.stack.state(instance, 'qr', 1_767_225_600);
-    await on.stack.message(instance, { id: 's-1' });
-    await on.stack.state(instance, 'authorized', 1_767_225_660);
-    // The same state again is no change: nothing is recorded, so nothing is notified.
-    await on.stack.state(instance, 'authorized', 1_767_225_999);
-    const got = await bodies(path, 3);
-    expect(got).toHaveLength(3);
-    expect(got[0]).toEqual({
-      instanceId: instance.instanceid,
-      sequence: 1,
-      label: 'eu-1',
-      state: { state: 'qr', since: '2026-01-01T00:00:00.000Z' },
-    });
-    expect(got[1]).toEqual(expect.objectContaining({ sequence: 2, label: 'eu-1', messages: [expect.anything()] }));
-    expect(got[2]).toEqual({
-      instanceId: instance.instanceid,
-      sequence: 3,
-      label: 'eu-1',
-      state: { state: 'authorized', since: '2026-01-01T00:01:00.000Z' },
-    });
-    const now = expectSuccess(await postJson(on.stack.api.apiUrl, '/getInstanceState', instance));
-    expect(now.since).toBe(got[2].state.since);
-    expect(now.state).toBe('authorized');
-  });
+  it.concurrent(
+    'each change of state is its own notification in the sequence, its since equal to getInstanceState',
+    async () => {
+      const { instance, path } = await subscribe('messages, state');
+      await label(instance, 'eu-1');
+      await on.stack.state(instance, 'qr', 1_767_225_600);
+      await on.stack.message(instance, { id: 's-1' });
+      await on.stack.state(instance, 'authorized', 1_767_225_660);
+      // The same state again is no change: nothing is recorded, so nothing is notified.
+      await on.stack.state(instance, 'authorized', 1_767_225_999);
+      const got = await bodies(path, 3);
+      expect(got).toHaveLength(3);
+      expect(got[0]).toEqual({
+        instanceId: instance.instanceid,
+        sequence: 1,
+        label: 'eu-1',
+        state: { state: 'qr', since: '2026-01-01T00:00:00.000Z' },
+      });
+      expect(got[1]).toEqual(expect.objectContaining({ sequence: 2, label: 'eu-1', messages: [expect.anything()] }));
+      expect(got[2]).toEqual({
+        instanceId: instance.instanceid,
+        sequence: 3,
+        label: 'eu-1',
+        state: { state: 'authorized', since: '2026-01-01T00:01:00.000Z' },
+      });
+      const now = expectSuccess(await postJson(on.stack.api.apiUrl, '/getInstanceState', instance));
+      expect(now.since).toBe(got[2].state.since);
+      expect(now.state).toBe('authorized');
+    },
+  );
 
-  it('under the default set, a change of state is not notified (state is opt-in)', async () => {
+  it.concurrent('under the default set, a change of state is not notified (state is opt-in)', async () => {
     const { instance, path } = await subscribe();
     await on.stack.state(instance, 'blocked', 1_767_225_600);
     await on.stack.message(instance, { id: 'd-1' });

@@ -1,7 +1,7 @@
 import { expectSuccess, postJson, type Plan } from '@gw/testing';
 import { freshPath } from './support/delivery-fixtures';
 import { sleep, until, type Instance } from './support/stack';
-import { stackOnStore, STORES } from './support/on-store';
+import { stacksOnStores } from './support/on-store';
 
 /**
  * docs/api.md 8.4 end to end: only traffic of the kinds chosen with `events` becomes a notification,
@@ -20,9 +20,10 @@ const carried = (body: any) =>
       }
     : { sequence: body.sequence, ack: body.ack.map((a: { id: string; status: string }) => `${a.id} ${a.status}`) };
 
-describe.each(STORES)('notification kinds, on %s', (_store, onEsdb) => {
-  const on = stackOnStore(onEsdb, { RETRY_SCHEDULE: '1,1,1' });
+// The tests wait to see that nothing more comes, each on its own instance: side by side.
+const STACKS = stacksOnStores({ RETRY_SCHEDULE: '1,1,1' });
 
+describe.each(STACKS)('notification kinds, on %s', (_store, on) => {
   /** Registers `url` with `events` (or none) and returns the set the answer says is in force. */
   const choose = async (instance: Instance, url: string, events?: string): Promise<string[]> =>
     expectSuccess(
@@ -69,7 +70,7 @@ describe.each(STORES)('notification kinds, on %s', (_store, onEsdb) => {
     },
   );
 
-  it('with two kinds chosen, both are notified and the third is not', async () => {
+  it.concurrent('with two kinds chosen, both are notified and the third is not', async () => {
     const { instance, path } = await subscribed('acks, ownMessages');
     await record(instance, 'incoming', 't-1');
     await record(instance, 'own', 't-2');
@@ -81,7 +82,7 @@ describe.each(STORES)('notification kinds, on %s', (_store, onEsdb) => {
     ]);
   });
 
-  it('with only instance notices chosen, no message or ack is notified', async () => {
+  it.concurrent('with only instance notices chosen, no message or ack is notified', async () => {
     const { instance, path } = await subscribed('instance');
     // Notices about the instance (8.9) may come; traffic must not.
     const traffic = () => on.receiver.at(path).filter((r) => !r.json.instance);
@@ -99,7 +100,7 @@ describe.each(STORES)('notification kinds, on %s', (_store, onEsdb) => {
     ]);
   });
 
-  it('a change of the set applies to traffic recorded after it, and only to that', async () => {
+  it.concurrent('a change of the set applies to traffic recorded after it, and only to that', async () => {
     // The first notification is slow, so that what follows is recorded while it is in flight.
     const { instance, path } = await subscribed('messages,acks', (_, nth) => ({ delayMs: nth === 1 ? 2000 : 10 }));
     const url = on.receiver.url(path);
@@ -124,7 +125,7 @@ describe.each(STORES)('notification kinds, on %s', (_store, onEsdb) => {
     expect((await received(path, 4)).slice(3)).toEqual([{ sequence: 4, messages: ['c-5'] }]);
   });
 
-  it('registering without events after a choice notifies every default kind again', async () => {
+  it.concurrent('registering without events after a choice notifies every default kind again', async () => {
     const { instance, path } = await subscribed('acks');
     await record(instance, 'incoming', 'd-1');
     expect(await choose(instance, on.receiver.url(path))).toEqual(['messages', 'ownMessages', 'acks']);

@@ -63,3 +63,18 @@ export function stackOnStore(
     },
   };
 }
+
+/**
+ * For a file whose tests are independent of each other (each makes its own instance and receiver
+ * path, none restarts a process) and mostly wait on the notifier's clock: both stores' stacks,
+ * started by the file's top-level hooks, for `describe.each(stacksOnStores(env))(…, (_name, on) =>
+ * it.concurrent(…))`. Jest starts concurrent tests once the top-level `beforeAll` hooks are done, not
+ * those of the `describe` they are in, so the stacks must be started at the top level. Call it at the
+ * top level of the file. The tests then wait side by side, the file taking as long as its longest
+ * test rather than the sum of them (at most `maxConcurrency` at once, jest.config.js).
+ */
+export function stacksOnStores(
+  env: Record<string, string> = {},
+): [name: string, on: { readonly stack: Stack; readonly receiver: WebhookReceiver }][] {
+  return STORES.map(([name, onEsdb]) => [name, stackOnStore(onEsdb, env)]);
+}
