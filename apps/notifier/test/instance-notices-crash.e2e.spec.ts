@@ -1,5 +1,4 @@
-import { expectSuccess, postJson } from '@gw/testing';
-import { freshPath } from './support/delivery-fixtures';
+import { subscribed } from './support/delivery-fixtures';
 import { markOf, secondsAfterCreation, seen } from './support/notices';
 import { stacksOnStores } from './support/on-store';
 import { sleep, until } from './support/stack';
@@ -25,15 +24,7 @@ describe.each(STACKS)('instance notices across a notifier SIGKILL, on %s', (_sto
   it.concurrent(
     'sends each expiring notice exactly once when the notifier is killed after the first and a mark passes while it is down',
     async () => {
-      const instance = await on.stack.newInstance();
-      const path = freshPath();
-      expectSuccess(
-        await postJson(on.stack.api.apiUrl, '/webhook', {
-          ...instance,
-          webhookUrl: on.receiver.url(path),
-          events: 'instance',
-        }),
-      );
+      const { instance, path } = await subscribed(on.stack, on.receiver, undefined, 'instance');
       const expiresAt = (await on.stack.listInstances()).find((i) => i.instanceid === instance.instanceid).expiresAt;
 
       await until('the first notice', () => seen(on.receiver.at(path)).length >= 1, 15_000);

@@ -1,5 +1,4 @@
-import { expectSuccess, postJson } from '@gw/testing';
-import { freshPath } from './support/delivery-fixtures';
+import { subscribed } from './support/delivery-fixtures';
 import { markOf, secondsAfterCreation, seen } from './support/notices';
 import { stacksOnStores } from './support/on-store';
 import { sleep, until, type Instance } from './support/stack';
@@ -23,21 +22,14 @@ const HOURS = [72.5, AT_4S, AT_8S, RENEWED_AT_10S];
 const STACKS = stacksOnStores({ RETRY_SCHEDULE: '1,1,1', EXPIRY_NOTICE_HOURS: HOURS.join(',') });
 
 describe.each(STACKS)('instance notices, on %s', (_store, on) => {
-  const subscribed = async (events: string) => {
-    const instance = await on.stack.newInstance();
-    const path = freshPath();
-    expectSuccess(
-      await postJson(on.stack.api.apiUrl, '/webhook', { ...instance, webhookUrl: on.receiver.url(path), events }),
-    );
-    return { instance, path };
-  };
+  const subscribedTo = (events: string) => subscribed(on.stack, on.receiver, undefined, events);
   const expiryOf = async (instance: Instance): Promise<string> =>
     (await on.stack.listInstances()).find((i) => i.instanceid === instance.instanceid).expiresAt;
 
   it.concurrent(
     'sends an expiring notice once at each mark, within 5 s, numbered in sequence with the messages',
     async () => {
-      const { instance, path } = await subscribed('messages,instance');
+      const { instance, path } = await subscribedTo('messages,instance');
       const expiresAt = await expiryOf(instance);
       await on.stack.message(instance, { id: 'n-1' });
       await until('two notices', () => seen(on.receiver.at(path)).length >= 3, 20_000);
@@ -74,7 +66,7 @@ describe.each(STACKS)('instance notices, on %s', (_store, on) => {
   it.concurrent(
     'announces a renewal, which resets the marks: only those of the new expiry come',
     async () => {
-      const { instance, path } = await subscribed('instance');
+      const { instance, path } = await subscribedTo('instance');
       const renewed = await on.stack.renew(instance);
       await until('the renewal and the new mark', () => seen(on.receiver.at(path)).length >= 2, 20_000);
       await sleep(1500);
@@ -98,7 +90,7 @@ describe.each(STACKS)('instance notices, on %s', (_store, on) => {
   it.concurrent(
     'sends no notice when the instance kind is not chosen',
     async () => {
-      const { instance, path } = await subscribed('messages,ownMessages,acks');
+      const { instance, path } = await subscribedTo('messages,ownMessages,acks');
       const expiresAt = await expiryOf(instance);
       const renewed = await on.stack.renew(instance);
       // Past every mark of both expiries, with the notifier's second of tick and some to spare.

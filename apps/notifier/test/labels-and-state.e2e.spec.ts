@@ -1,5 +1,5 @@
 import { expectSuccess, postJson, runOpsAsync } from '@gw/testing';
-import { freshPath, loggedAttempts } from './support/delivery-fixtures';
+import { loggedAttempts, subscribed } from './support/delivery-fixtures';
 import { sleep, until, type Instance } from './support/stack';
 import { stacksOnStores } from './support/on-store';
 
@@ -14,18 +14,7 @@ import { stacksOnStores } from './support/on-store';
 const STACKS = stacksOnStores({ RETRY_SCHEDULE: '1,1,1' });
 
 describe.each(STACKS)('labels, connection states and usage, on %s', (_store, on) => {
-  const subscribe = async (events?: string) => {
-    const instance = await on.stack.newInstance();
-    const path = freshPath();
-    expectSuccess(
-      await postJson(on.stack.api.apiUrl, '/webhook', {
-        ...instance,
-        webhookUrl: on.receiver.url(path),
-        ...(events ? { events } : {}),
-      }),
-    );
-    return { instance, path };
-  };
+  const subscribe = (events?: string) => subscribed(on.stack, on.receiver, undefined, events);
   const label = async (instance: Instance, value: string) =>
     expectSuccess(await on.stack.asAccount('/setInstanceLabel', { instanceid: instance.instanceid, label: value }));
   const bodies = async (path: string, n: number) => {

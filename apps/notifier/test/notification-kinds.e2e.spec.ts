@@ -1,5 +1,5 @@
 import { expectSuccess, postJson, type Plan } from '@gw/testing';
-import { freshPath } from './support/delivery-fixtures';
+import { subscribed } from './support/delivery-fixtures';
 import { sleep, until, type Instance } from './support/stack';
 import { stacksOnStores } from './support/on-store';
 
@@ -34,13 +34,7 @@ describe.each(STACKS)('notification kinds, on %s', (_store, on) => {
       }),
     ).events;
 
-  const subscribed = async (events: string, plan?: Plan) => {
-    const instance = await on.stack.newInstance();
-    const path = freshPath();
-    if (plan) on.receiver.plan(path, plan);
-    await choose(instance, on.receiver.url(path), events);
-    return { instance, path };
-  };
+  const subscribedTo = (events: string, plan?: Plan) => subscribed(on.stack, on.receiver, plan, events);
 
   const record = async (instance: Instance, what: Traffic, id: string, status = 'delivered') => {
     if (what === 'ack') await on.stack.ack(instance, { id, chatId: 'chat-1@c.us', status, time: 1_700_000_100 });
@@ -61,7 +55,7 @@ describe.each(STACKS)('notification kinds, on %s', (_store, on) => {
   ])(
     'with only %s chosen, the other kinds recorded first are not notified, and that kind is',
     async (events, others, chosen, expected) => {
-      const { instance, path } = await subscribed(events);
+      const { instance, path } = await subscribedTo(events);
       await record(instance, others[0], 'k-1');
       await record(instance, others[1], 'k-2');
       await record(instance, chosen, 'k-3');
@@ -71,7 +65,7 @@ describe.each(STACKS)('notification kinds, on %s', (_store, on) => {
   );
 
   it.concurrent('with two kinds chosen, both are notified and the third is not', async () => {
-    const { instance, path } = await subscribed('acks, ownMessages');
+    const { instance, path } = await subscribedTo('acks, ownMessages');
     await record(instance, 'incoming', 't-1');
     await record(instance, 'own', 't-2');
     await record(instance, 'incoming', 't-3');
@@ -83,7 +77,7 @@ describe.each(STACKS)('notification kinds, on %s', (_store, on) => {
   });
 
   it.concurrent('with only instance notices chosen, no message or ack is notified', async () => {
-    const { instance, path } = await subscribed('instance');
+    const { instance, path } = await subscribedTo('instance');
     // Notices about the instance (8.9) may come; traffic must not.
     const traffic = () => on.receiver.at(path).filter((r) => !r.json.instance);
     for (const what of ['incoming', 'own', 'ack'] as const) await record(instance, what, `i-${what}`);
@@ -102,7 +96,7 @@ describe.each(STACKS)('notification kinds, on %s', (_store, on) => {
 
   it.concurrent('a change of the set applies to traffic recorded after it, and only to that', async () => {
     // The first notification is slow, so that what follows is recorded while it is in flight.
-    const { instance, path } = await subscribed('messages,acks', (_, nth) => ({ delayMs: nth === 1 ? 2000 : 10 }));
+    const { instance, path } = await subscribedTo('messages,acks', (_, nth) => ({ delayMs: nth === 1 ? 2000 : 10 }));
     const url = on.receiver.url(path);
     await record(instance, 'incoming', 'c-1');
     await until('the first notification on its way', () => on.receiver.at(path).length === 1, 5000, 5);
@@ -126,7 +120,7 @@ describe.each(STACKS)('notification kinds, on %s', (_store, on) => {
   });
 
   it.concurrent('registering without events after a choice notifies every default kind again', async () => {
-    const { instance, path } = await subscribed('acks');
+    const { instance, path } = await subscribedTo('acks');
     await record(instance, 'incoming', 'd-1');
     expect(await choose(instance, on.receiver.url(path))).toEqual(['messages', 'ownMessages', 'acks']);
     await record(instance, 'incoming', 'd-2');

@@ -11,6 +11,8 @@ export interface LintMessage {
 
 /** What ESLint reported for each fixture linted so far in this test file, by path from the root. */
 const reports = new Map<string, LintMessage[]>();
+/** A file's key in `reports`, whether it is named from the root or absolutely. */
+const keyOf = (file: string): string => relative(ROOT, resolve(ROOT, file));
 
 /**
  * Lints fixture files (which `npm run lint` ignores) with the project's own configuration, in one
@@ -25,15 +27,15 @@ export function lintFixtures(files: readonly string[]): void {
   );
   if (!result.stdout) throw new Error(`eslint produced no report: ${result.stderr}`);
   const found = JSON.parse(result.stdout) as Array<{ filePath: string; messages: LintMessage[] }>;
-  for (const report of found) reports.set(relative(ROOT, report.filePath), report.messages);
+  for (const report of found) reports.set(keyOf(report.filePath), report.messages);
   for (const file of files) {
-    if (!reports.has(relative(ROOT, resolve(ROOT, file)))) throw new Error(`eslint did not report on ${file}`);
+    if (!reports.has(keyOf(file))) throw new Error(`eslint did not report on ${file}`);
   }
 }
 
 /** What ESLint reports for a fixture file: from `lintFixtures` if it linted the file, else linted now. */
 export function lintFixture(file: string): LintMessage[] {
-  const key = relative(ROOT, resolve(ROOT, file));
+  const key = keyOf(file);
   if (!reports.has(key)) lintFixtures([file]);
   return reports.get(key)!;
 }

@@ -12,13 +12,14 @@ let paths = 0;
 /** A receiver path no other instance of this test file uses. */
 export const freshPath = () => `/hook/${++paths}`;
 
-/** A new instance whose webhook points at its own path on the receiver, answering as `plan` says. */
-export async function subscribed(stack: Stack, receiver: WebhookReceiver, plan?: Plan) {
+/** A new instance whose webhook points at its own path on the receiver, answering as `plan` says,
+ * notified of the kinds `events` names (the default set when not given). */
+export async function subscribed(stack: Stack, receiver: WebhookReceiver, plan?: Plan, events?: string) {
   const instance = await stack.newInstance();
   const path = freshPath();
   if (plan) receiver.plan(path, plan);
   const url = receiver.url(path);
-  const registered = await stack.webhook(instance, url);
+  const registered = await stack.webhook(instance, url, events);
   return { instance, path, url, secret: registered.signingSecret as string };
 }
 

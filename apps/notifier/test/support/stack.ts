@@ -177,13 +177,18 @@ export class Stack {
   }
 
   /** POST /webhook; returns the raw answer so that refusals can be checked too. */
-  setWebhook(instance: Instance, webhookUrl: string) {
-    return postJson(this.api.apiUrl, '/webhook', { ...instance, webhookUrl });
+  /** POSTs /webhook; `events` (the notification kinds, docs/api.md 8.4) only when given. */
+  setWebhook(instance: Instance, webhookUrl: string, events?: string) {
+    return postJson(this.api.apiUrl, '/webhook', {
+      ...instance,
+      webhookUrl,
+      ...(events === undefined ? {} : { events }),
+    });
   }
 
   /** Registers (or clears, with '') and expects success; returns the body (with `signingSecret`). */
-  async webhook(instance: Instance, webhookUrl: string): Promise<any> {
-    return expectSuccess(await this.setWebhook(instance, webhookUrl));
+  async webhook(instance: Instance, webhookUrl: string, events?: string): Promise<any> {
+    return expectSuccess(await this.setWebhook(instance, webhookUrl, events));
   }
 
   async status(instance: Instance): Promise<any> {
