@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,10 +8,36 @@ import { eventStoreContractSuite } from '../testing/event-store-contract';
 import { spawnAppender } from '../testing/spawn-appender';
 import { DuplicateEventIdError, EventStoreUnavailableError } from '../event-store.errors';
 import { SqliteEventStore } from './sqlite-event-store';
+import { SCHEMA } from './sqlite-schema';
+import { openDatabase } from './sqlite-statements';
 
 function tempFile(): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'gw-store-'));
   return { dir, file: join(dir, 'events.sqlite') };
+}
+
+/**
+ * Another process making the same fresh store file, as the API or the notifier does when both start
+ * at once: it creates the table inside a write transaction and holds it for `holdMs` before it
+ * commits. Resolves once the lock is held.
+ */
+async function processCreatingTheStore(file: string, holdMs: number): Promise<ChildProcess> {
+  const script = `
+    const Database = require(process.argv[1]);
+    const db = new Database(process.argv[2]);
+    db.pragma('journal_mode = WAL');
+    db.exec('BEGIN IMMEDIATE');
+    db.exec(process.env.SCHEMA);
+    process.stdout.write('locked\\n');
+    setTimeout(() => { db.exec('COMMIT'); db.close(); }, Number(process.argv[3]));
+  `;
+  const child = spawn(process.execPath, ['-e', script, require.resolve('better-sqlite3'), file, String(holdMs)], {
+    env: { ...process.env, SCHEMA },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+  expect(chunk.toString()).toBe('locked\n');
+  return child;
 }
 
 eventStoreContractSuite({
@@ -124,6 +152,54 @@ describe('embedded SQLite store', () => {
     } finally {
       locker.close();
       await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('starts beside another process that is still making the same fresh file, instead of failing to start', async () => {
+    const { dir, file } = tempFile();
+    const creator = await processCreatingTheStore(file, 300);
+    const exited = once(creator, 'exit');
+    let store: SqliteEventStore | undefined;
+    try {
+      store = new SqliteEventStore({ file });
+      await expect(store.append('s-1', [{ id: 'e1', type: 'T', data: {} }], 'no_stream')).resolves.toMatchObject({
+        nextExpectedRevision: 0n,
+      });
+      expect(await exited).toEqual([0, null]);
+    } finally {
+      creator.kill();
+      await store?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('fails to start with the outage error when another process holds the fresh file past the lock timeout', async () => {
+    const { dir, file } = tempFile();
+    const creator = await processCreatingTheStore(file, 10_000);
+    try {
+      let failure: unknown;
+      try {
+        new SqliteEventStore({ file, lockTimeoutMs: 200 });
+      } catch (error) {
+        failure = error;
+      }
+      expect(failure).toBeInstanceOf(EventStoreUnavailableError);
+      expect((failure as Error).message).toBe('embedded store unavailable (SQLITE_BUSY)');
+    } finally {
+      creator.kill();
+      await once(creator, 'exit');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('waits inside SQLite for another process to release its lock only while opening; afterwards for 1 ms at most', () => {
+    const { dir, file } = tempFile();
+    const db = openDatabase(file, 5000);
+    try {
+      expect(db.pragma('busy_timeout', { simple: true })).toBe(1n);
+    } finally {
+      db.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

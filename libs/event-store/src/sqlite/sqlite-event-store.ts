@@ -79,7 +79,7 @@ export class SqliteEventStore implements EventStore {
       (outcomes) => this.groupCommitted(outcomes),
       () => (this.otherWriters.writing ? interval : 0),
     );
-    this.db = openDatabase(options.file);
+    this.db = openDatabase(options.file, this.lockTimeoutMs);
     this.wal = new WalSync(options.file);
     this.checkpointer = startWalCheckpointer(this.db, options.file, {
       onFailure: warnAtMostEveryMinute((reason) => options.onWarning?.('WAL checkpoint failed; retrying', { reason })),

@@ -5,17 +5,17 @@ import type { StreamRange } from '../event-store.port';
 import { translateSqliteError } from './sqlite-errors';
 import { SCHEMA, type EventRow } from './sqlite-schema';
 
-/** Opens (and makes, the first time) the store file as the embedded store uses it. */
-export function openDatabase(file: string): Database.Database {
+/**
+ * Opens (and makes, the first time) the store file as the embedded store uses it. Setting it up
+ * (the journal mode, the table) may wait up to `setupTimeoutMs` for another process's lock: the API
+ * and the notifier start side by side on one fresh file, and whichever comes second must wait for
+ * the first's CREATE TABLE, not fail to start.
+ */
+export function openDatabase(file: string, setupTimeoutMs: number): Database.Database {
+  let db: Database.Database | undefined;
   try {
     preparePrivateDatabaseFile(file);
-    // SQLite's own wait for another process's write lock sleeps on the event loop (and holds every
-    // request in flight): 1 ms, one sleep, about one commit of the other process; longer waits are
-    // taken asynchronously by withLockRetry. At 5 ms (sleeps of 1, 2 and 2) the notifier slept there
-    // 9 % of the time at 2,000 messages/s; 1 ms gave p99 45.6, 61.4, 52.8 and 40.9 ms at that rate
-    // against 95.2, 87.5, 53.4 and 58.4 in alternating runs of bench i, the same CPU per message;
-    // 0 (never sleep, retry on every turn) cost 5-20 % more CPU per message (bench/README).
-    const db = new Database(file, { timeout: 1 });
+    db = new Database(file, { timeout: setupTimeoutMs });
     db.pragma('journal_mode = WAL');
     // NORMAL: a commit does not fsync the write-ahead log on the event loop; the store fsyncs it on
     // the thread pool before it answers any append of the commit (WalSync), which is as durable.
@@ -26,8 +26,16 @@ export function openDatabase(file: string): Database.Database {
     db.pragma('secure_delete = ON');
     db.defaultSafeIntegers(true);
     db.exec(SCHEMA);
+    // Once set up, SQLite's own wait for another process's write lock sleeps on the event loop (and
+    // holds every request in flight): 1 ms, one sleep, about one commit of the other process; longer
+    // waits are taken asynchronously by retryWhileLocked. At 5 ms (sleeps of 1, 2 and 2) the notifier
+    // slept there 9 % of the time at 2,000 messages/s; 1 ms gave p99 45.6, 61.4, 52.8 and 40.9 ms at
+    // that rate against 95.2, 87.5, 53.4 and 58.4 in alternating runs of bench i, the same CPU per
+    // message; 0 (never sleep, retry on every turn) cost 5-20 % more CPU per message (bench/README).
+    db.pragma('busy_timeout = 1');
     return db;
   } catch (error) {
+    db?.close();
     throw translateSqliteError(error);
   }
 }
