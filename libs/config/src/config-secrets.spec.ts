@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from './config';
@@ -113,6 +115,46 @@ describe('loadConfig: secrets and production', () => {
     expect(second.secrets.secretsKey.equals(first.secrets.secretsKey)).toBe(true);
     expect(second.secrets.internalToken).toBe(first.secrets.internalToken);
     expect(first.secrets.internalToken.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('reads a development secret another process has made but not yet written, once it is written', async () => {
+    // What the API or the notifier finds when the other, starting at the same moment, has just
+    // created the file: it is empty until the other writes its line.
+    const dataDir = join(temp.cwd, 'data');
+    mkdirSync(dataDir, { mode: 0o700 });
+    const theirs = { 'secrets.key': Buffer.alloc(32, 7).toString('base64'), 'internal-token': 't'.repeat(32) };
+    for (const name of Object.keys(theirs)) writeFileSync(join(dataDir, name), '', { mode: 0o600 });
+    const writer = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const { writeFileSync } = require('node:fs');
+         const [dir, files] = [process.argv[1], JSON.parse(process.argv[2])];
+         process.stdout.write('started');
+         setTimeout(() => { for (const [name, secret] of Object.entries(files)) writeFileSync(dir + '/' + name, secret + '\\n'); }, 150);`,
+        dataDir,
+        JSON.stringify(theirs),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await once(writer.stdout!, 'data');
+      const config = loadConfig({}, temp.cwd);
+      expect(config.secrets.secretsKey.equals(Buffer.alloc(32, 7))).toBe(true);
+      expect(config.secrets.internalToken).toBe(theirs['internal-token']);
+    } finally {
+      writer.kill();
+    }
+  });
+
+  it('refuses a development secret file that stays empty, naming it', () => {
+    const dataDir = join(temp.cwd, 'data');
+    mkdirSync(dataDir, { mode: 0o700 });
+    for (const name of ['secrets.key', 'internal-token']) writeFileSync(join(dataDir, name), '', { mode: 0o600 });
+    expect(configErrorOf(() => loadConfig({}, temp.cwd)).problems).toEqual([
+      `${join(dataDir, 'internal-token')}: is empty; delete it to have a new one made`,
+      `${join(dataDir, 'secrets.key')}: is empty; delete it to have a new one made`,
+    ]);
   });
 
   it('needs no INTERNAL_TOKEN, and makes none, for a process that never uses it', () => {

@@ -22,7 +22,7 @@ export function readSecrets(
 }
 
 /** A development secret kept in DATA_DIR (mode 0600), made by the first process that needs it. */
-function developmentSecret(dataDir: string, fileName: string, make: () => string): string {
+function developmentSecret(read: EnvReader, dataDir: string, fileName: string, make: () => string): string {
   const file = join(dataDir, fileName);
   if (!existsSync(file)) {
     // DATA_DIR holds the store and secrets: private to this user (docs/api.md section 5).
@@ -30,11 +30,27 @@ function developmentSecret(dataDir: string, fileName: string, make: () => string
     try {
       writeFileSync(file, `${make()}\n`, { mode: 0o600, flag: 'wx' });
     } catch (error) {
-      // Another process created it first; read theirs.
+      // Another process created it first; read theirs (once written).
       if ((error as { code?: string }).code !== 'EEXIST') throw error;
     }
   }
-  return readFileSync(file, 'utf8').trim();
+  const secret = readOnceWritten(file);
+  if (secret === '') read.problems.push(`${file}: is empty; delete it to have a new one made`);
+  return secret;
+}
+
+/**
+ * The secret in `file`, waiting up to a second for it while the file is empty: the API and the
+ * notifier start together, and the one that finds the file made may read it between the other's
+ * creating it and writing its line (one write). Still empty after that, it is read as empty.
+ */
+function readOnceWritten(file: string): string {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0; ; waited += 10) {
+    const secret = readFileSync(file, 'utf8').trim();
+    if (secret !== '' || waited >= 1000) return secret;
+    Atomics.wait(pause, 0, 0, 10);
+  }
 }
 
 function readInternalToken(read: EnvReader, production: boolean, dataDir: string): string {
@@ -48,7 +64,7 @@ function readInternalToken(read: EnvReader, production: boolean, dataDir: string
     read.problems.push('INTERNAL_TOKEN: is required in production');
     return '';
   }
-  return developmentSecret(dataDir, 'internal-token', () => randomBytes(24).toString('base64url'));
+  return developmentSecret(read, dataDir, 'internal-token', () => randomBytes(24).toString('base64url'));
 }
 
 /** SECRETS_KEY's 32 bytes; outside production, when unset, the development key file DATA_DIR/secrets.key
@@ -67,9 +83,9 @@ export function readSecretsKey(read: EnvReader, production: boolean, dataDir: st
       ? raw
       : production
         ? ''
-        : developmentSecret(dataDir, 'secrets.key', () => randomBytes(32).toString('base64'));
+        : developmentSecret(read, dataDir, 'secrets.key', () => randomBytes(32).toString('base64'));
   if (text === '') {
-    read.problems.push('SECRETS_KEY: is required in production (32 random bytes, base64 or hex)');
+    if (production) read.problems.push('SECRETS_KEY: is required in production (32 random bytes, base64 or hex)');
     return Buffer.alloc(0);
   }
   const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
