@@ -22,13 +22,18 @@ RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 RUN node --expose-gc -e "const D = require('better-sqlite3'); const db = new D(':memory:'); \
       for (let i = 0; i < 20000; i++) db.prepare('select ' + i).get(); global.gc(); db.close()"
 COPY . .
-# Build, then gather in /out/app only what production loads: the build without its incremental
-# state, the production dependencies, the package catalogue and the start scripts.
+# Build, then gather in /out/app only what production loads: the apps' and the operator CLI's
+# bundles (tools/apps.js) with their source maps, the dashboard, the production dependencies (the
+# bundles load the native and optional ones from node_modules), the package catalogue and the start
+# scripts.
 RUN npm run build --silent \
  && npm prune --omit=dev --no-audit --no-fund \
- && rm -f dist/.tsbuildinfo \
- && mkdir -p /out/app/tools/container \
- && cp -a package.json tsconfig.base.json tsconfig.runtime.json node_modules dist config /out/app/ \
+ && mkdir -p /out/app/tools/container /out/app/dist/apps/api /out/app/dist/apps/notifier /out/app/dist/tools/ops \
+ && cp -a package.json node_modules config /out/app/ \
+ && cp -a dist/apps/api/main.js dist/apps/api/main.js.map /out/app/dist/apps/api/ \
+ && cp -a dist/apps/notifier/main.js dist/apps/notifier/main.js.map /out/app/dist/apps/notifier/ \
+ && cp -a dist/tools/ops/main.js dist/tools/ops/main.js.map /out/app/dist/tools/ops/ \
+ && cp -a dist/apps/dashboard /out/app/dist/apps/ \
  && cp -a tools/start.js tools/apps.js /out/app/tools/ \
  && cp -a tools/container/healthcheck.js /out/app/tools/container/
 
@@ -42,9 +47,7 @@ RUN groupadd --system --gid 10001 gateway \
 COPY --from=build /out/app /app
 WORKDIR /app
 # Production refuses to start without INTERNAL_TOKEN and SECRETS_KEY: pass them from an env file.
-# TS_NODE_PROJECT: where `node -r tsconfig-paths/register` finds the `@gw/*` aliases of the build
-# (tools/start.js sets it for the apps; set here for the operator CLI run with `docker exec`).
-ENV NODE_ENV=production DATA_DIR=/data HOST=0.0.0.0 TS_NODE_PROJECT=/app/tsconfig.runtime.json
+ENV NODE_ENV=production DATA_DIR=/data HOST=0.0.0.0
 USER 10001:10001
 VOLUME ["/data"]
 # account host, instance host; the internal ingest host (8082) and the notifier's /healthz and

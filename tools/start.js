@@ -1,5 +1,5 @@
-// `npm start`: runs the built apps as child processes and stops them together. Each app is started
-// with the `@gw/*` path aliases resolved into dist/ (tsconfig-paths, reading tsconfig.runtime.json). A child that exits unexpectedly stops the rest,
+// `npm start`: runs the built apps (each one bundled file, tools/apps.js) as child processes and
+// stops them together. A child that exits unexpectedly stops the rest,
 // so a supervisor (systemd, a container runtime) sees the failure and restarts the whole service.
 // The apps' JSON logs pass through to stdout untouched (for a log shipper); once every app is
 // ready, the addresses a person needs (the dashboard first) go to stderr, as plain lines.
@@ -77,21 +77,11 @@ for (const name of names) {
     process.stderr.write(`unknown app "${name}"; known: ${Object.keys(APPS).join(', ')}\n`);
     process.exit(1);
   }
-  const child = spawn(
-    process.execPath,
-    [
-      ...APP_NODE_ARGS,
-      '--enable-source-maps',
-      '-r',
-      require.resolve('tsconfig-paths/register'),
-      path.join(root, entry),
-    ],
-    {
-      stdio: ['inherit', 'pipe', 'inherit'],
-      // `npm start` is the development entry point; deployments set NODE_ENV=production.
-      env: { NODE_ENV: 'development', ...process.env, TS_NODE_PROJECT: path.join(root, 'tsconfig.runtime.json') },
-    },
-  );
+  const child = spawn(process.execPath, [...APP_NODE_ARGS, '--enable-source-maps', path.join(root, entry)], {
+    stdio: ['inherit', 'pipe', 'inherit'],
+    // `npm start` is the development entry point; deployments set NODE_ENV=production.
+    env: { NODE_ENV: 'development', ...process.env },
+  });
   children.set(name, child);
   watchForReady(name, child.stdout);
   child.on('exit', (code, signal) => {

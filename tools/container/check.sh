@@ -138,6 +138,14 @@ wait_healthy chroot_apps_alive "$work/api.log" "$work/notifier.log" || exit 1
 (in_image node tools/container/healthcheck.js api notifier)
 echo "check.sh: the image's HEALTHCHECK passes for api and notifier"
 
+# The operator CLI as README's "Containers" runs it (`docker exec`), on the running apps' store. Its
+# answer holds the new account's API key: checked, never printed.
+created=$(in_image node dist/tools/ops/main.js accounts create --email container-check@example.com) \
+  || { echo "check.sh: the operator CLI failed in the image" >&2; exit 1; }
+[[ "$created" == '{"email":"container-check@example.com","apikey":"gwk_'* ]] \
+  || { echo "check.sh: the operator CLI did not print the new account" >&2; exit 1; }
+echo "check.sh: the operator CLI creates an account in the image"
+
 # Everything the apps made in DATA_DIR belongs to the image's user and is private to it.
 data=$(printf '%s\n' "${image_env[@]}" | sed -n 's/^DATA_DIR=//p')
 uid=${user%%:*}

@@ -2,11 +2,10 @@ import { rmSync } from 'node:fs';
 import { startEsdbTestServer, type EsdbTestServer } from '@gw/esdb-test-server';
 import {
   ApiProcess,
-  BUILT_ENV,
-  builtEntryArgs,
   expectSuccess,
   get,
   NotifierProcess,
+  OPS_MAIN,
   postJson,
   ROOT,
   tempDataDir,
@@ -74,10 +73,10 @@ const LOCAL_TARGETS = { ALLOW_HTTP_WEBHOOKS: 'true', ALLOW_PRIVATE_WEBHOOK_TARGE
 const script = (name: 'record' | 'replay', env: Record<string, string>): Promise<Ran> =>
   run('npm', ['run', '--silent', name], app, { PATH: process.env['PATH'], NODE_ENV: 'test', ...env });
 
-const opsEnv = (env: Record<string, string>) => ({ PATH: process.env['PATH'], ...BUILT_ENV, NODE_ENV: 'test', ...env });
+const opsEnv = (env: Record<string, string>) => ({ PATH: process.env['PATH'], NODE_ENV: 'test', ...env });
 /** The operator CLI of the repository (an independent reader of the same log). */
 const ops = (env: Record<string, string>, args: string[]) =>
-  run(process.execPath, [...builtEntryArgs('dist/tools/ops/src/main.js'), ...args], ROOT, opsEnv(env));
+  run(process.execPath, [OPS_MAIN, ...args], ROOT, opsEnv(env));
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

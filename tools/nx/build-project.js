@@ -4,6 +4,7 @@
 // tasks, so each file in dist/ has one owner, the task's outputs are exactly what it writes, and a
 // build never rewrites files that another task (a running e2e spec, say) may be reading.
 // Usage: node tools/nx/build-project.js <project root>/tsconfig.(lib|app).json
+const { execFileSync } = require('node:child_process');
 const { rmSync } = require('node:fs');
 const path = require('node:path');
 const ts = require('typescript');
@@ -78,3 +79,12 @@ if (written === 0) {
   process.exit(1);
 }
 console.log(`${path.relative(root, own)}: ${written} files`);
+
+// An app's build ends with its bundle (tools/apps.js), made from this output and its libraries'
+// (built before it: ^build), as `npm run build` makes it.
+const { BUNDLES } = require('../apps');
+const bundles = Object.keys(BUNDLES).filter((name) => path.resolve(root, BUNDLES[name].from).startsWith(own));
+if (bundles.length > 0) {
+  execFileSync(process.execPath, [path.join(root, 'tools/bundle-apps.js'), ...bundles], { stdio: 'inherit' });
+  console.log(`${path.relative(root, own)}: bundled ${bundles.map((name) => BUNDLES[name].to).join(', ')}`);
+}

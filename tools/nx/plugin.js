@@ -23,7 +23,13 @@ function targetsOf(projectRoot, workspaceRoot) {
       command: `node tools/nx/build-project.js ${projectRoot}/${tsconfig}`,
       cache: true,
       dependsOn: ['^build'],
-      inputs: ['production', '^production', '{workspaceRoot}/tools/nx/build-project.js'],
+      inputs: [
+        'production',
+        '^production',
+        '{workspaceRoot}/tools/nx/build-project.js',
+        '{workspaceRoot}/tools/bundle-apps.js',
+        '{workspaceRoot}/tools/apps.js',
+      ],
       outputs: ['{workspaceRoot}/dist/{projectRoot}'],
       metadata: {
         description: `Type-check with ${tsconfig} and emit into dist/${projectRoot}`,

@@ -6,7 +6,6 @@ import { lookup } from 'node:dns/promises';
 import { nonPublicReason } from '@gw/net-policy';
 import {
   ApiProcess,
-  BUILT_ENV,
   appEntryArgs,
   NotifierProcess,
   createAccount,
@@ -62,7 +61,6 @@ describe('production refuses development switches and weak secrets', () => {
     spawnSync(process.execPath, appEntryArgs('api'), {
       env: {
         PATH: process.env['PATH'],
-        ...BUILT_ENV,
         NODE_ENV: 'production',
         DATA_DIR: tempDataDir(),
         SECRETS_KEY: STRONG_KEY,

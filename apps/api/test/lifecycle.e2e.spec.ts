@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiProcess, appEntryArgs, BUILT_ENV, runOps, tempDataDir } from '@gw/testing';
+import { ApiProcess, appEntryArgs, runOps, tempDataDir } from '@gw/testing';
 import { expectSuccess, get, request } from '@gw/testing';
 
 describe('process lifecycle', () => {
@@ -59,7 +59,6 @@ describe('process lifecycle', () => {
     const result = spawnSync(process.execPath, appEntryArgs('api'), {
       env: {
         PATH: process.env['PATH'],
-        ...BUILT_ENV,
         DATA_DIR: dataDir,
         API_PORT: 'eighty',
         ACCOUNT_PORT: '99999',

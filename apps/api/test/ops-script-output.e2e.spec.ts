@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { ApiProcess, BUILT_ENV, builtEntryArgs, expectSuccess, get, ROOT } from '@gw/testing';
+import { ApiProcess, expectSuccess, get, OPS_MAIN, ROOT } from '@gw/testing';
 
 /**
  * The operator CLI as scripts call it (docs/api.md section 7): `npm run --silent ops -- …`, which
@@ -32,12 +32,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, closeStdou
 
 /** The CLI as `npm run ops` runs it once built. */
 const builtCli = (args: string[], env: NodeJS.ProcessEnv, closeStdout = false) =>
-  run(
-    process.execPath,
-    [...builtEntryArgs('dist/tools/ops/src/main.js'), ...args],
-    { ...env, ...BUILT_ENV },
-    closeStdout,
-  );
+  run(process.execPath, [OPS_MAIN, ...args], env, closeStdout);
 
 /** Every stdout line parsed as JSON; fails naming the first line that is not. */
 function jsonLines(stdout: string): any[] {

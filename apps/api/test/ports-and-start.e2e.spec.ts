@@ -144,7 +144,7 @@ describe('npm start (tools/start.js) once ready', () => {
         }
       });
     const entries = children.map((args) => args.find((arg) => arg.endsWith('main.js'))?.replace(ROOT, ''));
-    expect(entries.sort()).toEqual(['/dist/apps/api/src/main.js', '/dist/apps/notifier/src/main.js']);
+    expect(entries.sort()).toEqual(['/dist/apps/api/main.js', '/dist/apps/notifier/main.js']);
     for (const args of children) expect(args).toContain('--max-semi-space-size=16');
   });
 });

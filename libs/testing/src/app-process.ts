@@ -17,26 +17,27 @@ function findRoot(start: string): string {
 /** Repository root; the apps run from their build output in dist/ (`npm test` builds first). */
 export const ROOT = findRoot(__dirname);
 
-/** The environment a built entry point needs besides its own: tsconfig-paths resolves the `@gw/*`
- * aliases into dist/ as tsconfig.runtime.json says. */
+/** What a tool's built script in dist/ (not bundled, unlike the apps) needs: tsconfig-paths finds
+ * the `@gw/*` aliases in dist/ (tsconfig.runtime.json). Give the child BUILT_ENV and builtEntryArgs. */
 export const BUILT_ENV = { TS_NODE_PROJECT: join(ROOT, 'tsconfig.runtime.json') };
-
-/** Node's arguments that run a built entry point (absolute, or from the root) after `nodeArgs`. Give the child BUILT_ENV too. */
+/** Node's arguments that run a tool's built script (absolute, or from the root) after `nodeArgs`. */
 export function builtEntryArgs(entry: string, nodeArgs: readonly string[] = []): string[] {
   return [...nodeArgs, '-r', require.resolve('tsconfig-paths/register'), resolve(ROOT, entry)];
 }
 
-/** The apps' entry points and Node options, shared with `npm start` (tools/apps.js, which says why). */
-type Apps = { APPS: Record<'api' | 'notifier', string>; APP_NODE_ARGS: string[] };
+/** The apps' and the operator CLI's entry points (bundles), and the apps' Node options, shared with
+ * `npm start` (tools/apps.js, which says why). */
+type Apps = { APPS: Record<'api' | 'notifier', string>; APP_NODE_ARGS: string[]; BUNDLES: { ops: { to: string } } };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { APPS, APP_NODE_ARGS } = require(join(ROOT, 'tools/apps.js')) as Apps;
+const { APPS, APP_NODE_ARGS, BUNDLES } = require(join(ROOT, 'tools/apps.js')) as Apps;
 
-/** Node's arguments that run `app` as `npm start` runs it, after `nodeArgs`. Give the child BUILT_ENV too. */
+/** Node's arguments that run `app` as `npm start` runs it, after `nodeArgs`. */
 export function appEntryArgs(app: keyof typeof APPS, nodeArgs: readonly string[] = []): string[] {
-  return builtEntryArgs(APPS[app], [...APP_NODE_ARGS, ...nodeArgs]);
+  return [...APP_NODE_ARGS, ...nodeArgs, resolve(ROOT, APPS[app])];
 }
 
-const OPS_MAIN = 'dist/tools/ops/src/main.js';
+/** The operator CLI's entry point, absolute (`npm run ops` runs it). */
+export const OPS_MAIN = resolve(ROOT, BUNDLES.ops.to);
 
 /** Each app's listeners, by the variable that sets its port. */
 const PORT_VARIABLES: Record<keyof typeof APPS, Record<string, string>> = {
@@ -92,7 +93,6 @@ export class AppProcess {
   processEnv(): NodeJS.ProcessEnv {
     return {
       PATH: process.env['PATH'],
-      ...BUILT_ENV,
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
@@ -254,12 +254,16 @@ export class NotifierProcess extends AppProcess {
   }
 }
 
+const opsEnv = (dataDir: string, env: Record<string, string>) => ({
+  PATH: process.env['PATH'],
+  NODE_ENV: 'test',
+  DATA_DIR: dataDir,
+  ...env,
+});
+
 /** Runs the operator CLI against a data dir, synchronously. */
 export function runOps(dataDir: string, args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [...builtEntryArgs(OPS_MAIN), ...args], {
-    env: { PATH: process.env['PATH'], ...BUILT_ENV, NODE_ENV: 'test', DATA_DIR: dataDir, ...env },
-    encoding: 'utf8',
-  });
+  const result = spawnSync(process.execPath, [OPS_MAIN, ...args], { env: opsEnv(dataDir, env), encoding: 'utf8' });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -275,12 +279,8 @@ export function runOpsAsync(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [...builtEntryArgs(OPS_MAIN), ...args],
-      {
-        env: { PATH: process.env['PATH'], ...BUILT_ENV, NODE_ENV: 'test', DATA_DIR: dataDir, ...env },
-        encoding: 'utf8',
-        timeout: 60_000,
-      },
+      [OPS_MAIN, ...args],
+      { env: opsEnv(dataDir, env), encoding: 'utf8', timeout: 60_000 },
       (error, stdout, stderr) =>
         resolve({ status: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
     );

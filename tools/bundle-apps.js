@@ -1,0 +1,74 @@
+// Bundles each app's built entry point (tsc's output in dist/) into one file (tools/apps.js names
+// both and says why). The `@gw/*` aliases are resolved into dist/ as tsconfig-paths resolves them at run time
+// (tsconfig.runtime.json). Left outside the bundle, loaded from node_modules at run time:
+// packages with native addons or that find their own files on disk, and optional packages that
+// are not installed (NestJS requires them only when asked for).
+// Usage: node tools/bundle-apps.js [name...] (every bundle of tools/apps.js when none is named)
+const path = require('node:path');
+const esbuild = require('esbuild');
+const { createMatchPath, loadConfig } = require('tsconfig-paths');
+const { BUNDLES } = require('./apps');
+
+const root = path.resolve(__dirname, '..');
+
+// Native addons, files found from __dirname, and a client whose generated code is large and used
+// only on EventStoreDB.
+const EXTERNAL = ['better-sqlite3', 'sodium-native', '@eventstore/db-client', 'swagger-ui-dist'];
+
+function aliasesIntoDist() {
+  const config = loadConfig(path.join(root, 'tsconfig.runtime.json'));
+  if (config.resultType !== 'success') throw new Error(`tsconfig.runtime.json: ${config.message}`);
+  const match = createMatchPath(config.absoluteBaseUrl, config.paths);
+  return {
+    name: 'gw-aliases-and-optional-packages',
+    setup(build) {
+      build.onResolve({ filter: /^@gw\// }, (args) => {
+        const found = match(args.path, undefined, undefined, ['.js']);
+        if (!found) return { errors: [{ text: `${args.path} resolves to nothing under dist/` }] };
+        return { path: require.resolve(found) };
+      });
+      // A bare import that does not resolve from where it is made is an optional package that is
+      // not installed: left as a require() that fails at run time, as it would unbundled.
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith('@gw/') || args.path.startsWith('node:')) return undefined;
+        try {
+          require.resolve(args.path, { paths: [args.resolveDir] });
+          return undefined;
+        } catch {
+          return { path: args.path, external: true };
+        }
+      });
+    },
+  };
+}
+
+async function bundle(names) {
+  const plugin = aliasesIntoDist();
+  for (const name of names) {
+    const { from, to } = BUNDLES[name] ?? {};
+    if (!from) throw new Error(`unknown bundle "${name}"; known: ${Object.keys(BUNDLES).join(', ')}`);
+    await esbuild.build({
+      entryPoints: [path.join(root, from)],
+      outfile: path.join(root, to),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      // NestJS and class-validator name providers and constraints after their classes.
+      keepNames: true,
+      external: EXTERNAL,
+      plugins: [plugin],
+      // Stack traces keep naming the TypeScript sources (--enable-source-maps): esbuild follows
+      // tsc's source maps of the files it bundles.
+      sourcemap: 'linked',
+      sourcesContent: false,
+      logLevel: 'warning',
+    });
+  }
+}
+
+const names = process.argv.slice(2);
+bundle(names.length > 0 ? names : Object.keys(BUNDLES)).catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exit(1);
+});
