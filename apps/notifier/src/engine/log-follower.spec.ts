@@ -155,4 +155,78 @@ describe('the log follower', () => {
     expect(failures).toBe(1);
     expect(consumer.seen).toEqual(['e1', 'e2', 'e3']);
   });
+
+  const checkpointsRecorded = async () => (await store.readStream(checkpointStreamName(0, 1))).length;
+  /** Until the follower's subscription has reported the log's head as it is now. */
+  const atHead = async (f: LogFollower) => {
+    const head = await store.headPosition();
+    await until(() => f.position === head);
+    return head;
+  };
+
+  it('records no checkpoint on a quiet log: its own checkpoints moving the head are no news', async () => {
+    await append('inbox-a', 'e1');
+    const { follower: f } = follower(new RecordingConsumer());
+    await f.ready;
+    expect(await checkpointsRecorded()).toBe(1);
+    for (let round = 0; round < 3; round++) {
+      // The subscription has reported the head, past the checkpoint just recorded.
+      await atHead(f);
+      clock.advance(1000);
+      await f.checkpoint();
+    }
+    expect(await checkpointsRecorded()).toBe(1);
+    // An event for it is news again.
+    await append('inbox-a', 'e2');
+    await atHead(f);
+    await f.checkpoint();
+    expect(await checkpointsRecorded()).toBe(2);
+  });
+
+  it('records a span of events it skipped only once the span is long', async () => {
+    await append('inbox-a', 'e1');
+    const { follower: f } = follower(new RecordingConsumer());
+    await f.ready;
+    for (let i = 0; i < 9_990; i++) await append('other-x', `skipped-${i}`);
+    await atHead(f);
+    await f.checkpoint();
+    expect(await checkpointsRecorded()).toBe(1);
+    for (let i = 9_990; i < 10_000; i++) await append('other-x', `skipped-${i}`);
+    const head = await atHead(f);
+    await f.checkpoint();
+    expect(await checkpointsRecorded()).toBe(2);
+    expect((await lastCheckpoint())?.position).toBe(String(head));
+  });
+
+  it('records one checkpoint at a time; calls meanwhile share one more, made after it with what is known then', async () => {
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const slow = Object.create(store) as MemoryEventStore;
+    slow.append = async (stream, events, expected, options) => {
+      if (stream !== checkpointStreamName(0, 1)) return store.append(stream, events, expected, options);
+      mostInFlight = Math.max(mostInFlight, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      try {
+        return await store.append(stream, events, expected, options);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+    const consumer = new RecordingConsumer();
+    const { follower: f } = follower(consumer, { on: slow });
+    await f.ready;
+    const before = await checkpointsRecorded();
+    const calls: Array<Promise<void>> = [];
+    for (const id of ['e1', 'e2', 'e3', 'e4']) {
+      await append('inbox-a', id);
+      await until(() => consumer.seen.includes(id));
+      calls.push(f.checkpoint());
+    }
+    await Promise.all(calls);
+    expect(mostInFlight).toBe(1);
+    // The first call's, then one for the three calls made while it was being recorded.
+    expect((await checkpointsRecorded()) - before).toBe(2);
+    const e4 = (await store.readStream('inbox-a')).at(-1)!;
+    expect(BigInt((await lastCheckpoint())?.position ?? 0)).toBeGreaterThanOrEqual(e4.position);
+  });
 });

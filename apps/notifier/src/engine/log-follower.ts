@@ -24,12 +24,22 @@ export interface LogFollowerOptions {
 }
 
 /**
+ * Progress through events the filter skipped only (other partitions' traffic, the checkpoints
+ * themselves) is recorded once it spans this many positions. Each checkpoint moves the log's head:
+ * recording every such step made a quiet notifier write one checkpoint per interval for ever. A
+ * restart scans the span again, which the filter skips cheaply.
+ */
+const SKIPPED_PROGRESS_EVERY = 10_000n;
+
+/**
  * The subscription to the log, with its checkpoints. At start it reads the partition's checkpoint,
  * has the snapshotter load the snapshot it names, and subscribes after whichever is later (the
  * whole log when there is neither); the consumer gets every event once, in order, and is told when
- * the replay is over. A checkpoint is recorded every NOTIFIER_CHECKPOINT_INTERVAL_MS and at stop,
- * never past traffic that still waits for its notification (a restart finds that again). A failed
- * subscription is opened again where it stopped; an outage at start is waited out.
+ * the replay is over. Every NOTIFIER_CHECKPOINT_INTERVAL_MS and at stop, a checkpoint is recorded
+ * when there is news (events applied or a snapshot written since the last one, or a long skipped
+ * span), never past traffic that still waits for its notification (a restart finds that again), and
+ * one at a time. A failed subscription is opened again where it stopped; an outage at start is
+ * waited out.
  */
 export class LogFollower {
   private processed = 0n;
@@ -37,6 +47,11 @@ export class LogFollower {
   /** An event is being applied: the model may already reflect it while `processed` does not yet. */
   private applying = false;
   private replayed = 0;
+  /** The position of the last event the consumer was given. */
+  private appliedUpTo = 0n;
+  /** The checkpoint being recorded, and the one asked for meanwhile (recorded after it). */
+  private recording?: Promise<void>;
+  private recordingNext?: Promise<void>;
   private markReady!: () => void;
   readonly ready = new Promise<void>((resolve) => (this.markReady = resolve));
 
@@ -81,12 +96,41 @@ export class LogFollower {
     }
   }
 
-  /** Records progress up to where everything has been turned into notifications. */
-  async checkpoint(): Promise<void> {
+  /**
+   * Records progress up to where everything has been turned into notifications, when there is news.
+   * One at a time: concurrent appends to the checkpoint stream would only conflict and retry (on
+   * EventStoreDB, with a slow store, they piled up by the interval until the notifier did little
+   * else). A call while one is being recorded is answered by one more, started after it, which
+   * sees what is known then; further calls meanwhile share that one.
+   */
+  checkpoint(): Promise<void> {
+    if (this.recordingNext) return this.recordingNext;
+    if (!this.recording) return this.startRecording();
+    this.recordingNext = this.recording.then(() => {
+      this.recordingNext = undefined;
+      return this.startRecording();
+    });
+    return this.recordingNext;
+  }
+
+  private startRecording(): Promise<void> {
+    const recording = this.recordProgress().finally(() => {
+      if (this.recording === recording) this.recording = undefined;
+    });
+    this.recording = recording;
+    return recording;
+  }
+
+  private async recordProgress(): Promise<void> {
     if (!this.live) return;
     const waiting = this.consumer.waitingFrom();
     const position = waiting !== undefined && waiting - 1n < this.processed ? waiting - 1n : this.processed;
-    await this.record(position);
+    const last = this.checkpoints.last;
+    const news =
+      this.snapshotter.latest !== last.snapshot ||
+      this.appliedUpTo > last.position ||
+      position - last.position >= SKIPPED_PROGRESS_EVERY;
+    if (news) await this.record(position);
   }
 
   private async follow(signal: AbortSignal): Promise<void> {
@@ -104,6 +148,7 @@ export class LogFollower {
           this.applying = false;
         }
         this.processed = message.event.position;
+        this.appliedUpTo = message.event.position;
         this.snapshotter.followed();
         if (!this.live) this.replayed += 1;
       } else {
