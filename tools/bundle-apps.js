@@ -1,8 +1,8 @@
 // Bundles each app's built entry point (tsc's output in dist/) into one file (tools/apps.js names
-// both and says why). The `@gw/*` aliases are resolved into dist/ as tsconfig-paths resolves them at run time
-// (tsconfig.runtime.json). Left outside the bundle, loaded from node_modules at run time:
-// packages with native addons or that find their own files on disk, and optional packages that
-// are not installed (NestJS requires them only when asked for).
+// both and says why). The `@gw/*` aliases are resolved into dist/ as tsconfig-paths resolves them
+// for the tools at run time (tsconfig.runtime.json). Left outside the bundle, loaded from
+// node_modules at run time: packages with native addons or that find their own files on disk, and
+// optional packages that are not installed (NestJS requires them only when asked for).
 // Usage: node tools/bundle-apps.js [name...] (every bundle of tools/apps.js when none is named)
 const path = require('node:path');
 const esbuild = require('esbuild');
