@@ -27,10 +27,10 @@ function aliasesIntoDist() {
         if (!found) return { errors: [{ text: `${args.path} resolves to nothing under dist/` }] };
         return { path: require.resolve(found) };
       });
-      // A bare import that does not resolve from where it is made is an optional package that is
-      // not installed: left as a require() that fails at run time, as it would unbundled.
+      // (After the aliases, which always answer.) A bare import that does not resolve from where it
+      // is made is an optional package that is not installed: left as a require() that fails at run time, as it would unbundled.
       build.onResolve({ filter: /^[^./]/ }, (args) => {
-        if (args.path.startsWith('@gw/') || args.path.startsWith('node:')) return undefined;
+        if (args.path.startsWith('node:')) return undefined;
         try {
           require.resolve(args.path, { paths: [args.resolveDir] });
           return undefined;

@@ -8,6 +8,7 @@ const { execFileSync } = require('node:child_process');
 const { rmSync } = require('node:fs');
 const path = require('node:path');
 const ts = require('typescript');
+const { BUNDLES } = require('../apps');
 
 const root = path.resolve(__dirname, '../..');
 const configPath = path.resolve(root, process.argv[2] ?? '');
@@ -82,7 +83,6 @@ console.log(`${path.relative(root, own)}: ${written} files`);
 
 // An app's build ends with its bundle (tools/apps.js), made from this output and its libraries'
 // (built before it: ^build), as `npm run build` makes it.
-const { BUNDLES } = require('../apps');
 const bundles = Object.keys(BUNDLES).filter((name) => path.resolve(root, BUNDLES[name].from).startsWith(own));
 if (bundles.length > 0) {
   execFileSync(process.execPath, [path.join(root, 'tools/bundle-apps.js'), ...bundles], { stdio: 'inherit' });

@@ -176,8 +176,8 @@ export class Stack {
     return { instanceid: body.instanceid, token: body.token };
   }
 
-  /** POST /webhook; returns the raw answer so that refusals can be checked too. */
-  /** POSTs /webhook; `events` (the notification kinds, docs/api.md 8.4) only when given. */
+  /** POSTs /webhook, with `events` (the notification kinds, docs/api.md 8.4) only when given; returns
+   * the raw answer so that refusals can be checked too. */
   setWebhook(instance: Instance, webhookUrl: string, events?: string) {
     return postJson(this.api.apiUrl, '/webhook', {
       ...instance,
