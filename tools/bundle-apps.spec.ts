@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { runInNewContext } from 'node:vm';
+import { parse } from 'acorn';
+import { simple } from 'acorn-walk';
+
+// tools/bundle-apps.js is plain CommonJS run by node; its pass over esbuild's output is pure.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { unwrapNamedArrows } = require('./bundle-apps') as { unwrapNamedArrows: (source: string) => string };
+
+/** esbuild's helper as keepNames writes it, and code shaped like its output around it. */
+const HELPER =
+  'var __name = (target, value) => Object.defineProperty(target, "name", { value, configurable: true });\n';
+
+function run(source: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  runInNewContext(source, { out });
+  return out;
+}
+
+/** The arrows a source still wraps in `__name`. */
+function wrappedArrows(source: string): number {
+  let count = 0;
+  simple(parse(source, { ecmaVersion: 'latest', sourceType: 'script' }), {
+    CallExpression(node) {
+      const [first] = node.arguments;
+      if (
+        node.callee.type === 'Identifier' &&
+        node.callee.name === '__name' &&
+        first?.type === 'ArrowFunctionExpression'
+      )
+        count += 1;
+    },
+  });
+  return count;
+}
+
+const SAMPLE =
+  HELPER +
+  [
+    'function make(req) {',
+    '  const onData = /* @__PURE__ */ __name((chunk) => {',
+    '    const inner = /* @__PURE__ */ __name(async (x) => x, "inner");',
+    '    return inner;',
+    '  }, "onData");',
+    '  return { onData, get: /* @__PURE__ */ __name(() => req, "get"), metatype: /* @__PURE__ */ __name(((i) => i), "metatype") };',
+    '}',
+    '__name(make, "make");',
+    'var Store = class _Store { static on() { return new _Store(); } };',
+    '__name(Store, "Store");',
+    'const made = make(1);',
+    'out.names = [made.onData.name, made.onData().name, made.get.name, made.metatype.name, Store.name, make.name];',
+    'out.values = [made.get(), made.metatype(7)];',
+  ].join('\n');
+
+describe('bundle-apps: the arrows keepNames wraps', () => {
+  it('are unwrapped, and every name the code reads is the same as with the wrappers', () => {
+    const before = run(SAMPLE);
+    const unwrapped = unwrapNamedArrows(SAMPLE);
+
+    expect(wrappedArrows(SAMPLE)).toBe(4);
+    expect(wrappedArrows(unwrapped)).toBe(0);
+    expect(run(unwrapped)).toEqual(before);
+    expect(before.names).toEqual(['onData', 'inner', 'get', 'metatype', 'Store', 'make']);
+    expect(before.values).toEqual([1, 7]);
+  });
+
+  it('keeps the wrappers of classes and functions', () => {
+    const unwrapped = unwrapNamedArrows(SAMPLE);
+
+    expect(unwrapped).toContain('__name(make, "make");');
+    expect(unwrapped).toContain('__name(Store, "Store");');
+  });
+
+  it('keeps every line and column, so that the source map still points where it did', () => {
+    const unwrapped = unwrapNamedArrows(SAMPLE);
+
+    expect(unwrapped).toHaveLength(SAMPLE.length);
+    const lines = unwrapped.split('\n');
+    expect(lines.map((line) => line.length)).toEqual(SAMPLE.split('\n').map((line) => line.length));
+    // What is left of each line is what it held, less the wrappers.
+    expect(lines[2]).toBe('  const onData = /* @__PURE__ */       ((chunk) => {');
+    expect(lines[5]).toBe('  }          );');
+    expect(unwrapped.indexOf('return inner;')).toBe(SAMPLE.indexOf('return inner;'));
+  });
+
+  it('leaves a source without wrapped arrows as it is', () => {
+    const source = HELPER + 'class A {}\n__name(A, "A");\nconst f = (x) => x;\n';
+
+    expect(unwrapNamedArrows(source)).toBe(source);
+  });
+
+  it('left no wrapped arrow in the built bundles (npm run build runs it)', () => {
+    const root = path.resolve(__dirname, '..');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { BUNDLES } = require('./apps') as { BUNDLES: Record<string, { to: string }> };
+    for (const { to } of Object.values(BUNDLES)) {
+      const source = readFileSync(path.join(root, to), 'utf8');
+      expect(source).toContain('var __name = ');
+      expect({ bundle: to, wrappedArrows: wrappedArrows(source) }).toEqual({ bundle: to, wrappedArrows: 0 });
+    }
+  });
+});
