@@ -185,7 +185,6 @@ function decodable(path: string): boolean {
   }
 }
 
-/** Starts one listener per host and resolves once all of them listen. */
 /** The variable that sets each host's port (README, Configuration), named when the port is taken. */
 const PORT_VARIABLES: Record<HostName, string> = {
   account: 'ACCOUNT_PORT',
@@ -193,6 +192,7 @@ const PORT_VARIABLES: Record<HostName, string> = {
   internal: 'INTERNAL_PORT',
 };
 
+/** Starts one listener per host and resolves once all of them listen. */
 export function listenOnHosts(
   hosts: Array<{ host: HostName; port: number; address: string; options?: HostOptions }>,
   executor: OperationExecutor,

@@ -98,7 +98,7 @@ async function recovery(
 export async function scenarioI(ctx: BenchContext): Promise<ScenarioResult> {
   const started = performance.now();
   const { capacityRates: rates, capacitySeconds: seconds, capacityColdSeconds: coldSeconds } = ctx.sizes;
-  const stack = await NotifierStack.start(ctx);
+  const stack = await NotifierStack.start(ctx, 'i');
   const ingest = new Pool(stack.fixture.api.url('internal'), { connections: 256 });
   const direct = new Pool(stack.receiver.url(''), { connections: 256 });
   const throughIngest = async (index: number, n: number, runId: string) => {

@@ -136,7 +136,7 @@ async function throughputPhase(ctx: BenchContext, stack: NotifierStack) {
  */
 export async function scenarioD(ctx: BenchContext): Promise<ScenarioResult> {
   const started = performance.now();
-  const stack = await NotifierStack.start(ctx);
+  const stack = await NotifierStack.start(ctx, 'd');
   try {
     const latency = await latencyPhase(ctx, stack);
     const throughput = await throughputPhase(ctx, stack);

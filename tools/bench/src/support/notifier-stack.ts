@@ -6,8 +6,8 @@ import type { BenchContext } from './context';
 /** Lifts the checks that keep webhooks off loopback and plain http (development and tests only). */
 const LOCAL_TARGETS = { ALLOW_HTTP_WEBHOOKS: 'true', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' };
 
-/** Scenario d's stack: an API and a notifier on one data dir, a receiver in this process, and
- * instances whose webhooks point at the receiver (`/hook/<index>`). */
+/** Scenarios d's and i's stack: an API and a notifier on one data dir, a receiver in this process,
+ * and instances whose webhooks point at the receiver (`/hook/<index>`). */
 export class NotifierStack {
   private constructor(
     readonly fixture: ApiFixture,
@@ -16,8 +16,9 @@ export class NotifierStack {
     readonly instances: Instance[],
   ) {}
 
-  static async start(ctx: BenchContext): Promise<NotifierStack> {
-    const fixture = await ApiFixture.start(ctx, 'd', LOCAL_TARGETS);
+  /** `scenario` names the apps' profiles (bench/profiles/<scenario>-api, -notifier). */
+  static async start(ctx: BenchContext, scenario: 'd' | 'i'): Promise<NotifierStack> {
+    const fixture = await ApiFixture.start(ctx, scenario, LOCAL_TARGETS);
     // Keeps no record: the runs are tens of thousands of requests, and the heap is this process's.
     const receiver = await WebhookReceiver.start({ keep: false });
     try {
@@ -37,7 +38,7 @@ export class NotifierStack {
           NOTIFIER_ACCOUNT_CONCURRENCY: concurrency,
           NOTIFIER_ENDPOINT_CONCURRENCY: concurrency,
         },
-        profileLabel: ctx.profile ? 'd-notifier' : undefined,
+        profileLabel: ctx.profile ? `${scenario}-notifier` : undefined,
       });
       return new NotifierStack(fixture, notifier, receiver, instances);
     } catch (error) {
