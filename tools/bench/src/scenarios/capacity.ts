@@ -116,7 +116,9 @@ export async function scenarioI(ctx: BenchContext): Promise<ScenarioResult> {
     // instance's first notification): measured apart, so that the rates after compare steady states.
     const coldRate = rates[0];
     ctx.log(`i: cold start, ${coldRate}/s for ${coldSeconds} s through the ingest host`);
+    const coldCpuBefore = cpuNow(stack);
     const cold = await latencyRun(stack, coldRate, coldSeconds, 'cold', (index, n) => throughIngest(index, n, 'cold'));
+    const coldCpu = cpuSince(stack, coldCpuBefore);
     const runs: Array<{ rate: number; service: LatencyRun; baseline: LatencyRun; cpu: CpuUse }> = [];
     let recovered: Recovery | undefined;
     for (const [k, rate] of rates.entries()) {
@@ -222,6 +224,19 @@ export async function scenarioI(ctx: BenchContext): Promise<ScenarioResult> {
         op: '<=',
         target: 0,
       }),
+      // Beside the same figures of the steady rates: what the first seconds cost more per message.
+      figure(
+        `i.coldCpuApi`,
+        `API CPU per 1,000 messages accepted, first ${coldSeconds} s`,
+        'ms',
+        perThousand(coldCpu.api, cold),
+      ),
+      figure(
+        `i.coldCpuNotifier`,
+        `notifier CPU per 1,000 messages accepted, first ${coldSeconds} s`,
+        'ms',
+        perThousand(coldCpu.notifier, cold),
+      ),
     );
     figures.push(figure('i.knee', `highest offered rate with p99 < ${GOAL_MS} ms, nothing lost`, '/s', knee));
     if (recovered)
@@ -240,7 +255,7 @@ export async function scenarioI(ctx: BenchContext): Promise<ScenarioResult> {
       title: `capacity: ${rates.join(', ')} messages/s offered through the ingest host, ${seconds} s each`,
       baseline: 'the same bodies POSTed straight to the receiver at the same rate',
       figures,
-      raw: { cold, runs, recovery: recovered },
+      raw: { cold, coldCpu, runs, recovery: recovered },
       seconds: (performance.now() - started) / 1000,
     };
   } finally {
