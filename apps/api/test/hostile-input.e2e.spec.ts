@@ -102,6 +102,24 @@ describe('hostile and unusual requests', () => {
     expect(answer).toMatch(/\r\nallow: GET, POST\r\n/i);
   });
 
+  it('routes an unknown method by its own path when requests before it came on the same connection', async () => {
+    // Pipelined: Node's parser is handed all three at once and refuses the third.
+    const answer = await raw(
+      api.apiUrl,
+      'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n\r\nFOO /nope HTTP/1.1\r\nHost: x\r\n\r\n',
+    );
+    const refusal = answer.slice(answer.lastIndexOf('HTTP/1.1 '));
+    // The first request's path (/healthz, which takes GET) would have made it 405 with `Allow: GET`.
+    expect(statusAndBody(refusal)).toMatchObject({ status: 404, body: { success: false, msg: ['0013'] } });
+    expect(refusal).not.toMatch(/\r\nallow:/i);
+
+    const known = await raw(
+      api.apiUrl,
+      'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nFOO /webhook HTTP/1.1\r\nHost: x\r\n\r\n',
+    );
+    expect(known.slice(known.lastIndexOf('HTTP/1.1 '))).toMatch(/^HTTP\/1.1 405 [^]*\r\nallow: GET, POST\r\n/i);
+  });
+
   it('refuses a malformed percent-escape in the ingest path with 400 0002, not a 5xx', async () => {
     const answer = await request(`${api.internalUrl}/instances/%zz/messages`, {
       method: 'POST',

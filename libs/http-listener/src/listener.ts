@@ -5,6 +5,7 @@ import {
   type IncomingMessage,
   type RequestListener,
   type Server,
+  type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -27,6 +28,9 @@ export interface ListenerSpec {
   /** Headers the port's own answers carry that its refusals of what Node cannot parse must carry too
    * (the instance host's `access-control-allow-origin`). */
   refusalHeaders?: Readonly<Record<string, string>>;
+  /** Told of a request the listener refuses itself before `handler` sees it (an HTTP/1.1 request
+   * without `Host`), before the answer is sent: for the request log and metrics `handler` keeps. */
+  onRefused?: (req: IncomingMessage, res: ServerResponse, violations: readonly Violation[]) => void;
 }
 
 export interface Listener {
@@ -121,12 +125,9 @@ function withHostRequired(spec: ListenerSpec): RequestListener {
       spec.handler(req, res);
       return;
     }
-    sendJson(
-      res,
-      400,
-      failureEnvelope([{ code: Codes.UnreadableBody, message: 'an HTTP/1.1 request needs a Host header' }]),
-      { ...spec.refusalHeaders, connection: 'close' },
-    );
+    const violations = [{ code: Codes.UnreadableBody, message: 'an HTTP/1.1 request needs a Host header' }];
+    spec.onRefused?.(req, res, violations);
+    sendJson(res, 400, failureEnvelope(violations), { ...spec.refusalHeaders, connection: 'close' });
   };
 }
 
@@ -139,7 +140,7 @@ const UNREADABLE: Refusal = [
 ];
 
 /** What Node's parser refused, as the contract answers it (docs/api.md sections 1 and 2). */
-function refusalOf(routes: RouteTable, code: string, rawPacket: Buffer | undefined): Refusal {
+function refusalOf(routes: RouteTable, code: string, rawPacket: Buffer | undefined, bytesParsed?: number): Refusal {
   if (code === 'HPE_HEADER_OVERFLOW')
     return [
       431,
@@ -153,7 +154,8 @@ function refusalOf(routes: RouteTable, code: string, rawPacket: Buffer | undefin
   if (code !== 'HPE_INVALID_METHOD') return UNREADABLE;
   // A method Node does not know: routed by its path as any other request, when it has one (an
   // unknown path is 404, a known one says which methods it takes); a line without one is unreadable.
-  const path = /^\S+ (\S+) HTTP\/\d/.exec(rawPacket?.toString('latin1') ?? '')?.[1]?.split('?')[0];
+  const line = rawPacket ? refusedRequest(rawPacket.toString('latin1'), bytesParsed ?? 0) : '';
+  const path = /^\S+ (\S+) HTTP\/\d/.exec(line)?.[1]?.split('?')[0];
   if (path === undefined) return UNREADABLE;
   const route = routeIn(routes, 'UNKNOWN', path);
   if (route.kind === 'method-not-allowed')
@@ -161,17 +163,35 @@ function refusalOf(routes: RouteTable, code: string, rawPacket: Buffer | undefin
   return [404, 'Not Found', { code: Codes.UnknownOperation, message: 'unknown operation' }];
 }
 
+/**
+ * The refused request, from its request line on. The packet Node's parser was given may begin with
+ * requests it read before (pipelined on one connection); it stopped at `bytesParsed`, inside the one
+ * it refused, which begins after the last empty line before that (and after any empty lines a
+ * client may send between requests, RFC 9112 2.2).
+ */
+function refusedRequest(packet: string, bytesParsed: number): string {
+  const endOfHead = bytesParsed > 0 ? packet.lastIndexOf('\r\n\r\n', bytesParsed - 1) : -1;
+  let start = endOfHead < 0 ? 0 : endOfHead + 4;
+  while (packet[start] === '\r' || packet[start] === '\n') start++;
+  return packet.slice(start);
+}
+
 /** Bad framing, oversized headers, a timeout or CONNECT still get the contract's envelope. */
 function answerClientError(
   spec: Pick<ListenerSpec, 'routes' | 'refusalHeaders'>,
-  error: Error & { code?: string; rawPacket?: Buffer },
+  error: Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number },
   socket: Duplex,
 ): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const [status, reason, violation, allow] = refusalOf(spec.routes, error.code ?? '', error.rawPacket);
+  const [status, reason, violation, allow] = refusalOf(
+    spec.routes,
+    error.code ?? '',
+    error.rawPacket,
+    error.bytesParsed,
+  );
   const body = JSON.stringify(failureEnvelope([violation]));
   const extra = Object.entries({ ...spec.refusalHeaders, ...(allow ? { allow } : {}) })
     .map(([name, value]) => `${name}: ${value}\r\n`)

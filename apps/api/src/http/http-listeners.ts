@@ -1,6 +1,14 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { Codes, failureEnvelope } from '@gw/contract';
-import { routingFailure, sendFailure, sendHealthy, sendJson, startListener, type Listener } from '@gw/http-listener';
+import {
+  routingFailure,
+  sendFailure,
+  sendHealthy,
+  sendJson,
+  startListener,
+  type Listener,
+  type ListenerSpec,
+} from '@gw/http-listener';
 import { redactUrl, type Logger } from '@gw/logging';
 import { operationName, PREFLIGHT } from '../metrics/operation-names';
 import { tagFailure, tagOperation } from '../metrics/request-metrics';
@@ -27,14 +35,50 @@ export interface HostOptions {
  * The API's one HTTP pipeline, a server per host of docs/api.md section 1: routing once (404, 405 with
  * `Allow`, CORS preflights), `/healthz`, per-source limits, the ingest host's bearer token, reading
  * and parsing the body, the request log; then the executor runs the operation. Each host only
- * ever routes to its own operations.
+ * ever routes to its own operations. `onRefused` gives the request log and metrics what the
+ * listener refuses before the pipeline sees it.
  */
 function createHostHandler(
   host: HostName,
   executor: OperationExecutor,
   logger: Logger,
   options: HostOptions = {},
-): RequestListener {
+): { handler: RequestListener; onRefused: NonNullable<ListenerSpec['onRefused']> } {
+  const observe = requestObserver(host, executor, logger);
+  const handler: RequestListener = (req, res) => {
+    const rawUrl = observe(req, res);
+    // Every answer of the instance host may be read cross-origin (docs/api.md section 2); no cookies
+    // are involved, so no credentialed CORS.
+    if (host === 'instance') res.setHeader('access-control-allow-origin', '*');
+    void handle(host, executor, req, res, rawUrl, options).catch((error: unknown) => {
+      // A client that went away mid-request is routine, not a fault of ours.
+      if (req.destroyed || (error as { code?: string }).code === 'ECONNRESET') {
+        logger.info('client went away', { host, path: redactUrl(rawUrl) });
+        return;
+      }
+      logger.error('transport failure', { error });
+      if (!res.headersSent) {
+        const failure = [{ code: Codes.Unavailable, message: 'internal error; retry the request' }];
+        tagFailure(res, failure);
+        sendJson(res, 500, failureEnvelope(failure));
+      }
+    });
+  };
+  // What the listener refuses before the handler (no Host) is logged and counted all the same.
+  const onRefused: NonNullable<ListenerSpec['onRefused']> = (req, res, violations) => {
+    observe(req, res);
+    tagFailure(res, violations);
+  };
+  return { handler, onRefused };
+}
+
+/** Makes the request line of the log and the request metrics of each answer once it is sent; returns
+ * the request's URL as sent. */
+function requestObserver(
+  host: HostName,
+  executor: OperationExecutor,
+  logger: Logger,
+): (req: IncomingMessage, res: ServerResponse) => string {
   const requests = executor.metrics.requests;
   // The level is fixed for the process's life: below info, the request line's fields (the path
   // redacted, the duration) are not made at all.
@@ -53,22 +97,7 @@ function createHostHandler(
         durationMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
       });
     });
-    // Every answer of the instance host may be read cross-origin (docs/api.md section 2); no cookies
-    // are involved, so no credentialed CORS.
-    if (host === 'instance') res.setHeader('access-control-allow-origin', '*');
-    void handle(host, executor, req, res, rawUrl, options).catch((error: unknown) => {
-      // A client that went away mid-request is routine, not a fault of ours.
-      if (req.destroyed || (error as { code?: string }).code === 'ECONNRESET') {
-        logger.info('client went away', { host, path: redactUrl(rawUrl) });
-        return;
-      }
-      logger.error('transport failure', { error });
-      if (!res.headersSent) {
-        const failure = [{ code: Codes.Unavailable, message: 'internal error; retry the request' }];
-        tagFailure(res, failure);
-        sendJson(res, 500, failureEnvelope(failure));
-      }
-    });
+    return rawUrl;
   };
 }
 
@@ -207,7 +236,7 @@ export function listenOnHosts(
           address,
           portVariable: PORT_VARIABLES[host],
           routes: ROUTES[host],
-          handler: createHostHandler(host, executor, logger, options),
+          ...createHostHandler(host, executor, logger, options),
           ...(host === 'instance' ? { refusalHeaders: { 'access-control-allow-origin': '*' } } : {}),
         },
         logger,
