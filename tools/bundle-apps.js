@@ -77,21 +77,23 @@ async function bundle(names) {
 /**
  * keepNames wraps each named arrow function in `__name(arrow, "name")`, a defineProperty every time
  * the arrow is made: closures made per request or per delivery paid it (1.2 % of the notifier's CPU
- * at 2,000 messages/s, bench i profiled). An arrow is never a class or a constructor, and the
- * language names it after the binding or property it is assigned to anyway; so the call is blanked
- * out where it stands: `__name` and `, "name"` turn to spaces and the call's parentheses stay
- * (`(arrow)` is named like `arrow`), every line and column kept, so the source map stays exact.
- * Classes and functions keep their wrappers: NestJS and class-validator read their names.
+ * at 2,000 messages/s, bench i profiled). An arrow is never a class or a constructor, and where it
+ * is assigned to a binding or property of the same name the language gives it that name anyway; so
+ * there the call is blanked out where it stands: `__name` and `, "name"` turn to spaces and the
+ * call's parentheses stay (`(arrow)` is named like `arrow`), every line and column kept, so the
+ * source map stays exact. Everywhere else (a binding esbuild renamed, a member assigned to) the
+ * wrapper stays, as it does for classes and functions: NestJS and class-validator read their names.
  */
 function unwrapNamedArrows(source) {
   // The spans to blank: `__name` before the call's `(`, and `, "name"` before its `)`. Never
   // overlapping, even for an arrow wrapped inside another's body.
   const spans = [];
-  walk.simple(acorn.parse(source, { ecmaVersion: 'latest', sourceType: 'script' }), {
-    CallExpression(node) {
+  walk.ancestor(acorn.parse(source, { ecmaVersion: 'latest', sourceType: 'script' }), {
+    CallExpression(node, _state, ancestors) {
       const [arrow, name] = node.arguments;
-      if (node.callee.type !== 'Identifier' || node.callee.name !== '__name') return;
-      if (arrow?.type !== 'ArrowFunctionExpression' || name?.type !== 'Literal') return;
+      if (node.callee.type !== 'Identifier' || node.callee.name !== '__name' || node.arguments.length !== 2) return;
+      if (arrow.type !== 'ArrowFunctionExpression' || name.type !== 'Literal') return;
+      if (namedAs(node, ancestors[ancestors.length - 2]) !== name.value) return;
       // (The arrow may stand in parentheses of its own, outside its node: blanked from the comma.)
       spans.push([node.start, node.callee.end], [source.lastIndexOf(',', name.start), name.end]);
     },
@@ -105,6 +107,31 @@ function unwrapNamedArrows(source) {
   }
   parts.push(source.slice(at));
   return parts.join('');
+}
+
+/** The name the language gives an anonymous function standing as `node` in `parent` (ECMAScript's
+ * NamedEvaluation): a variable's, a property's or a field's, or a plain name assigned to or
+ * defaulted; undefined where it gives none. */
+function namedAs(node, parent) {
+  const plain = (key) =>
+    key.type === 'Identifier' ? key.name : key.type === 'Literal' ? String(key.value) : undefined;
+  switch (parent?.type) {
+    case 'VariableDeclarator':
+      return parent.init === node && parent.id.type === 'Identifier' ? parent.id.name : undefined;
+    case 'AssignmentExpression':
+      return parent.right === node && parent.operator === '=' && parent.left.type === 'Identifier'
+        ? parent.left.name
+        : undefined;
+    case 'AssignmentPattern':
+      return parent.right === node && parent.left.type === 'Identifier' ? parent.left.name : undefined;
+    case 'Property':
+      return parent.value === node && parent.kind === 'init' && !parent.computed ? plain(parent.key) : undefined;
+    case 'PropertyDefinition':
+      if (parent.value !== node || parent.computed) return undefined;
+      return parent.key.type === 'PrivateIdentifier' ? `#${parent.key.name}` : plain(parent.key);
+    default:
+      return undefined;
+  }
 }
 
 module.exports = { unwrapNamedArrows };

@@ -113,6 +113,15 @@ describe('hostile and unusual requests', () => {
     expect(statusAndBody(refusal)).toMatchObject({ status: 404, body: { success: false, msg: ['0013'] } });
     expect(refusal).not.toMatch(/\r\nallow:/i);
 
+    // A body before it that holds an empty line and a request line of its own is not taken for it.
+    const body = 'a=1\r\n\r\nGET /healthz HTTP/1.1';
+    const afterBody = await raw(
+      api.apiUrl,
+      `POST /webhook HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+        'FOO /nope HTTP/1.1\r\nHost: x\r\n\r\n',
+    );
+    expect(statusAndBody(afterBody.slice(afterBody.lastIndexOf('HTTP/1.1 ')))).toMatchObject({ status: 404 });
+
     const known = await raw(
       api.apiUrl,
       'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nFOO /webhook HTTP/1.1\r\nHost: x\r\n\r\n',

@@ -165,16 +165,17 @@ function refusalOf(routes: RouteTable, code: string, rawPacket: Buffer | undefin
 
 /**
  * The refused request, from its request line on. The packet Node's parser was given may begin with
- * requests it read before (pipelined on one connection); it stopped at `bytesParsed`, inside the one
- * it refused, which begins after the last empty line before that (and after any empty lines a
- * client may send between requests, RFC 9112 2.2).
+ * requests it read before (pipelined on one connection, bodies included); it stopped at
+ * `bytesParsed`, inside the method it refused, which holds no white space: the request starts after
+ * the last white space before that point, or at the packet's start.
  */
 function refusedRequest(packet: string, bytesParsed: number): string {
-  const endOfHead = bytesParsed > 0 ? packet.lastIndexOf('\r\n\r\n', bytesParsed - 1) : -1;
-  let start = endOfHead < 0 ? 0 : endOfHead + 4;
-  while (packet[start] === '\r' || packet[start] === '\n') start++;
+  let start = Math.min(Math.max(bytesParsed, 0), packet.length);
+  while (start > 0 && !WHITE_SPACE.has(packet[start - 1])) start--;
   return packet.slice(start);
 }
+
+const WHITE_SPACE = new Set([' ', '\t', '\r', '\n']);
 
 /** Bad framing, oversized headers, a timeout or CONNECT still get the contract's envelope. */
 function answerClientError(
