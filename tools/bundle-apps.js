@@ -31,7 +31,8 @@ function aliasesIntoDist() {
         return { path: require.resolve(found) };
       });
       // (After the aliases, which always answer.) A bare import that does not resolve from where it
-      // is made is an optional package that is not installed: left as a require() that fails at run time, as it would unbundled.
+      // is made is an optional package that is not installed: left as a require() that fails at
+      // run time, as it would unbundled.
       build.onResolve({ filter: /^[^./]/ }, (args) => {
         if (args.path.startsWith('node:')) return undefined;
         try {

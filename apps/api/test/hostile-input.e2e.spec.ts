@@ -1,21 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
-import { ApiProcess, createAccount, expectFailure, expectSuccess, get, postJson, request, runOps } from '@gw/testing';
-
-/** Sends raw bytes and returns the raw answer, for requests that fetch() cannot make. */
-function raw(url: string, bytes: string): Promise<string> {
-  const { port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1');
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk.toString()));
-    socket.on('end', () => resolve(answer));
-    socket.on('close', () => resolve(answer));
-    socket.on('error', reject);
-    socket.write(bytes);
-  });
-}
+import {
+  ApiProcess,
+  createAccount,
+  expectFailure,
+  expectSuccess,
+  get,
+  postJson,
+  rawHttp as raw,
+  request,
+  runOps,
+} from '@gw/testing';
 
 function statusAndBody(answer: string): { status: number; contentType: string; body: any } {
   const [head, body] = answer.split('\r\n\r\n');

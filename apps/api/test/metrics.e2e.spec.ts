@@ -1,5 +1,4 @@
-import { connect } from 'node:net';
-import { ApiProcess, createAccount, expectFailure, expectSuccess, get, postJson, request } from '@gw/testing';
+import { ApiProcess, createAccount, expectFailure, expectSuccess, get, postJson, rawHttp, request } from '@gw/testing';
 
 // Issue 11, point 3: the API's metrics on the internal host (requests, latency, the event store's
 // appends and group commits, read-model lag), read from the real process as Prometheus would.
@@ -103,14 +102,7 @@ describe('API metrics on the internal host', () => {
   it('counts what the listener refuses before routing too: an HTTP/1.1 request without Host', async () => {
     const series = requests('account', 'unknown', '400', '0009');
     const before = sample(await scrape(api), 'gw_api_requests_total', series) ?? 0;
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(new URL(api.accountUrl).port), '127.0.0.1');
-      let text = '';
-      socket.on('data', (chunk) => (text += chunk.toString()));
-      socket.on('close', () => resolve(text));
-      socket.on('error', reject);
-      socket.write('GET /listInstances HTTP/1.1\r\n\r\n');
-    });
+    const answer = await rawHttp(api.accountUrl, 'GET /listInstances HTTP/1.1\r\n\r\n');
     expect(answer).toMatch(/^HTTP\/1.1 400 /);
 
     expect(sample(await scrape(api), 'gw_api_requests_total', series)).toBe(before + 1);

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 
 /** What a client sees of one answer. */
 export interface Answer {
@@ -80,6 +81,21 @@ export function expectSuccess(answer: Answer): any {
     success: true,
   });
   return answer.json;
+}
+
+/**
+ * Sends `bytes` as they are to the port of `url` on loopback and returns all that comes back until
+ * the server closes: for requests fetch() cannot make (no Host, an unknown method, pipelined ones).
+ */
+export function rawHttp(url: string, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+    socket.write(bytes);
+  });
 }
 
 /**
