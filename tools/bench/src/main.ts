@@ -13,6 +13,7 @@ import { scenarioD } from './scenarios/notifier';
 import { scenarioG } from './scenarios/notifier-start';
 import { scenarioE } from './scenarios/replay';
 import { FULL, QUICK, type BenchContext } from './support/context';
+import { relaunchWithProbeFlags } from './support/probe-flags';
 import type { ScenarioResult } from './support/figures';
 import { RESULTS_DIR } from './support/paths';
 import { commit, machine, summarize, table } from './support/report';
@@ -136,7 +137,9 @@ async function main(): Promise<void> {
   process.exitCode = errors.length ? 1 : 0;
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+// Under the probe's V8 flags (support/probe-flags.ts), however the script was started.
+if (!relaunchWithProbeFlags())
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });

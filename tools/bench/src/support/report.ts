@@ -37,6 +37,8 @@ export function machine() {
     nproc,
     cpu: model,
     node: process.version,
+    // The probe's own flags (support/probe-flags.ts) among them.
+    nodeOptions: process.execArgv,
     platform: `${process.platform} ${process.arch}`,
     memoryGiB: Math.round(totalmem() / 2 ** 30),
   };
