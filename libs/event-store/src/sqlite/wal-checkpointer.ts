@@ -28,13 +28,16 @@ export interface WalCheckpointer {
 
 /**
  * Log pages past which a commit of the writing connection checkpoints by itself (SQLite's default
- * is 1000). That checkpoint runs on the event loop right after the commit, with two fsyncs; at
- * 2,000 messages/s the log passes 1000 pages about every 80 ms, more often than the thread's
- * rounds, so both apps' event loops made it several times a second. At 4000 the thread does most
- * of the copying, and the log still starts again within seconds (its file reached about 45 MB at
- * that rate in the one run measured). Measured in bench/README.md (issue 27).
+ * is 1000). That checkpoint runs on the event loop right after the commit, copying what the thread
+ * has not yet copied and fsyncing twice; and since two apps reading and writing all the time seldom
+ * leave the log wholly copied with no reader in it, the log starts again only after such a
+ * checkpoint. At 2,000 messages/s the log passes 1000 pages about every 80 ms and 4000 about every
+ * 300 ms, so each app's event loop held 10 to 30 ms commits about three times a second at 4000. At
+ * 16000, store operations over 10 ms fell from 81 and 42 per app in a 40 s run to 19 and 19; the
+ * price is a larger log file (at that rate about 74 MB for the store and 26 MB for the read models,
+ * against 26 and 17 at 4000). Measured in bench/README.md (issue 27).
  */
-export const AUTO_CHECKPOINT_PAGES = 4000;
+export const AUTO_CHECKPOINT_PAGES = 16000;
 
 /**
  * Moves WAL checkpoints off the event loop: this thread copies the log into the database file (with
