@@ -46,12 +46,28 @@ function aliasesIntoDist() {
   };
 }
 
+/**
+ * Writes a file as a whole: into a temporary name beside it, then renamed over it, so that a process
+ * reading it meanwhile (an app starting while `npm run ops` builds again, in `npm test`) gets the old
+ * file or the new one, never a part of one (a start that read a part failed with a SyntaxError).
+ */
+function writeAtomically(file, content) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(temporary, content);
+    fs.renameSync(temporary, file);
+  } finally {
+    fs.rmSync(temporary, { force: true });
+  }
+}
+
 async function bundle(names) {
   const plugin = aliasesIntoDist();
   for (const name of names) {
     const { from, to } = BUNDLES[name] ?? {};
     if (!from) throw new Error(`unknown bundle "${name}"; known: ${Object.keys(BUNDLES).join(', ')}`);
-    await esbuild.build({
+    const result = await esbuild.build({
       entryPoints: [path.join(root, from)],
       outfile: path.join(root, to),
       bundle: true,
@@ -69,9 +85,15 @@ async function bundle(names) {
       sourcemap: 'linked',
       sourcesContent: false,
       logLevel: 'warning',
+      // Written here, each file whole (writeAtomically), the code after the pass below; the map
+      // first, so that new code never meets an old map.
+      write: false,
     });
-    const file = path.join(root, to);
-    fs.writeFileSync(file, unwrapNamedArrows(fs.readFileSync(file, 'utf8')));
+    const outputs = [...result.outputFiles].sort(
+      (x, y) => Number(x.path.endsWith('.js')) - Number(y.path.endsWith('.js')),
+    );
+    for (const output of outputs)
+      writeAtomically(output.path, output.path.endsWith('.js') ? unwrapNamedArrows(output.text) : output.contents);
   }
 }
 

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { parse } from 'acorn';
@@ -128,5 +129,24 @@ describe('bundle-apps: the arrows keepNames wraps', () => {
     // one's binding, this says so: see whether it runs on a hot path).
     const api = readFileSync(path.join(root, BUNDLES.api.to), 'utf8');
     expect(wrappedArrows(api)).toBe(0);
+  });
+});
+
+describe('bundle-apps: writing a bundle', () => {
+  it('replaces each file whole (a new file renamed over it), so that a process starting meanwhile never reads a part', () => {
+    // The operator CLI's bundle, the smallest: `npm run ops` builds again while other suites start
+    // apps and the CLI, as ops-script-output does in the middle of `npm test`.
+    const root = path.resolve(__dirname, '..');
+    const files = ['dist/tools/ops/main.js', 'dist/tools/ops/main.js.map'].map((file) => path.join(root, file));
+    const before = files.map((file) => ({ inode: statSync(file).ino, text: readFileSync(file, 'utf8') }));
+
+    execFileSync(process.execPath, [path.join(root, 'tools/bundle-apps.js'), 'ops'], { cwd: root, stdio: 'pipe' });
+
+    const after = files.map((file) => ({ inode: statSync(file).ino, text: readFileSync(file, 'utf8') }));
+    // Written in place, a file keeps its inode; renamed over, it has a new one.
+    after.forEach(({ inode }, i) => expect(inode).not.toBe(before[i].inode));
+    // The same input bundles to the same bytes, and no temporary file is left beside them.
+    after.forEach(({ text }, i) => expect(text).toBe(before[i].text));
+    expect(readdirSync(path.join(root, 'dist/tools/ops')).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });
