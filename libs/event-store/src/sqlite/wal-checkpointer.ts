@@ -43,8 +43,9 @@ export const AUTO_CHECKPOINT_PAGES = 16000;
  * Moves WAL checkpoints off the event loop: this thread copies the log into the database file (with
  * its fsync) every `intervalMs`, and `connection`, the process's writing connection to that file,
  * checkpoints by itself only past AUTO_CHECKPOINT_PAGES, so that it rarely holds up the requests in
- * flight. That threshold stays as the safety net: when the thread cannot keep up or cannot run (a
- * full disk), the connection checkpoints as SQLite always does, and the log cannot grow without end.
+ * flight. Past that threshold the connection checkpoints as SQLite always does: under a steady load
+ * of two processes that is what lets the log start again, and when the thread cannot keep up or
+ * cannot run (a full disk) it keeps the log from growing without end.
  * (The connection is typed by the one method used, so that the declarations of the package's
  * `/sqlite` entry need no better-sqlite3 types.)
  */
