@@ -4,13 +4,13 @@
 // node_modules at run time: packages with native addons or that find their own files on disk, and
 // optional packages that are not installed (NestJS requires them only when asked for).
 // Usage: node tools/bundle-apps.js [name...] (every bundle of tools/apps.js when none is named)
-const fs = require('node:fs');
 const path = require('node:path');
 const acorn = require('acorn');
 const walk = require('acorn-walk');
 const esbuild = require('esbuild');
 const { createMatchPath, loadConfig } = require('tsconfig-paths');
 const { BUNDLES } = require('./apps');
+const { writeAtomically } = require('./write-atomically');
 
 const root = path.resolve(__dirname, '..');
 
@@ -44,22 +44,6 @@ function aliasesIntoDist() {
       });
     },
   };
-}
-
-/**
- * Writes a file as a whole: into a temporary name beside it, then renamed over it, so that a process
- * reading it meanwhile (an app starting while `npm run ops` builds again, in `npm test`) gets the old
- * file or the new one, never a part of one (a start that read a part failed with a SyntaxError).
- */
-function writeAtomically(file, content) {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  try {
-    fs.writeFileSync(temporary, content);
-    fs.renameSync(temporary, file);
-  } finally {
-    fs.rmSync(temporary, { force: true });
-  }
 }
 
 async function bundle(names) {

@@ -4,10 +4,11 @@
 // type-checks here; esbuild strips the types (no decorators in the page, so no metadata is lost).
 // Usage: node apps/dashboard/bundle.js apps/dashboard/tsconfig.browser.json
 const { createHash } = require('node:crypto');
-const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const path = require('node:path');
 const esbuild = require('esbuild');
 const ts = require('typescript');
+const { writeAtomically } = require('../../tools/write-atomically');
 
 const root = path.resolve(__dirname, '../..');
 const configPath = path.resolve(root, process.argv[2] ?? 'apps/dashboard/tsconfig.browser.json');
@@ -28,13 +29,6 @@ function typeCheck() {
   const format = process.stdout.isTTY ? ts.formatDiagnosticsWithColorAndContext : ts.formatDiagnostics;
   process.stderr.write(format(diagnostics, host));
   if (diagnostics.some((d) => d.category === ts.DiagnosticCategory.Error)) process.exit(1);
-}
-
-/** Replaces `file` in one step: readers see the old content or the new, never a part. */
-function writeAtomically(file, content) {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, content);
-  renameSync(temporary, file);
 }
 
 const hashed = (name, content) => {

@@ -28,6 +28,7 @@ function targetsOf(projectRoot, workspaceRoot) {
         '^production',
         '{workspaceRoot}/tools/nx/build-project.js',
         '{workspaceRoot}/tools/bundle-apps.js',
+        '{workspaceRoot}/tools/write-atomically.js',
         '{workspaceRoot}/tools/apps.js',
       ],
       outputs: ['{workspaceRoot}/dist/{projectRoot}'],
