@@ -32,12 +32,12 @@ export interface WalCheckpointer {
  * has not yet copied and fsyncing twice; and since two apps reading and writing all the time seldom
  * leave the log wholly copied with no reader in it, the log starts again only after such a
  * checkpoint. At 2,000 messages/s the log passes 1000 pages about every 80 ms and 4000 about every
- * 300 ms, so each app's event loop held 10 to 30 ms commits about three times a second at 4000. At
- * 16000, store operations over 10 ms fell from 81 and 42 per app in a 40 s run to 19 and 19; the
- * price is a larger log file (at that rate about 74 MB for the store and 26 MB for the read models,
- * against 26 and 17 at 4000). Measured in bench/README.md (issue 27).
+ * 300 ms, so each app's event loop holds 10 to 30 ms commits about three times a second. 16000 made
+ * those four times rarer and lowered p50/p99 at 2,000/s in most pairs of bench i, but cost bench b
+ * a third of its requests/s and d a sixth of its delivery rate in both pairs run (larger logs to
+ * look pages up in): not kept. Measured in bench/README.md (issue 27).
  */
-export const AUTO_CHECKPOINT_PAGES = 16000;
+export const AUTO_CHECKPOINT_PAGES = 4000;
 
 /**
  * Moves WAL checkpoints off the event loop: this thread copies the log into the database file (with
