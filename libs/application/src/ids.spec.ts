@@ -59,3 +59,14 @@ describe('time-ordered name-based ids', () => {
     expect(timeOrderedNameBasedId('1969-12-31T23:59:59.999Z', 'n')).toBe(nameBasedId('n'));
   });
 });
+
+// Ids derived from names must not change between releases: a message or a notification recorded
+// again after an upgrade has to be the same event id, which the store keeps once.
+describe('name-based ids across releases', () => {
+  it('are the ids earlier releases derived from the same names', () => {
+    expect(nameBasedId('message|ed6dfa36e5ad987df5ef5667|wamid.é1')).toBe('2dce584f-fac8-50fa-8296-010e7de1559d');
+    expect(timeOrderedNameBasedId('2026-12-07T16:00:00.000Z', 'notification-created|msg_1')).toBe(
+      '01a2513b-c000-8b32-add4-28764d4f18a9',
+    );
+  });
+});

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { sha256, sha256Hex } from './sha256';
 
 /** A new instance id: 24 lowercase hex characters (96 random bits), safe in URLs and paths. */
 export function newInstanceId(): string {
@@ -27,7 +28,7 @@ function millisPrefix(millis: number): string {
  * that recording the same thing twice appends the same event id, which the store keeps once.
  */
 export function nameBasedId(name: string): string {
-  const bytes = createHash('sha256').update(name, 'utf8').digest().subarray(0, 16);
+  const bytes = sha256(name).subarray(0, 16);
   bytes[6] = (bytes[6] & 0x0f) | 0x50;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
@@ -43,7 +44,7 @@ export function nameBasedId(name: string): string {
 export function timeOrderedNameBasedId(at: string, name: string): string {
   const millis = Date.parse(at);
   if (!Number.isSafeInteger(millis) || millis < 0 || millis >= 2 ** 48) return nameBasedId(name);
-  const hash = createHash('sha256').update(name, 'utf8').digest('hex');
+  const hash = sha256Hex(name);
   const variant = ((parseInt(hash[3], 16) & 0x3) | 0x8).toString(16);
   return `${millisPrefix(millis)}8${hash.slice(0, 3)}-${variant}${hash.slice(4, 7)}-${hash.slice(7, 19)}`;
 }

@@ -11,6 +11,7 @@ export * from './secret-box';
 export * from './receiver-headers';
 export * from './record-inbound';
 export * from './ids';
+export * from './sha256';
 export * from './event-schema';
 export * from './personal-data';
 export * from './accounts/decoy-account';
