@@ -67,6 +67,8 @@ export interface AppProcessOptions {
   readyBy?: 'log' | 'healthz';
   /** 60 s unless set. */
   readyTimeoutMs?: number;
+  /** With `readyBy: 'healthz'`, ms between two looks (50 unless set; a timed start wants fewer). */
+  readyPollMs?: number;
   /** Keep only the last this many characters of output (a long benchmark run); all by default. */
   keepOutput?: number;
 }
@@ -180,14 +182,12 @@ export class AppProcess {
     while (Date.now() < deadline) {
       if (!this.running)
         throw new Error(`${this.app} exited with ${this.child?.exitCode} before it was ready:\n${this.output}`);
-      if (
-        await fetch(url).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        return;
-      await sleep(50);
+      const healthy = await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (healthy) return;
+      await sleep(this.options.readyPollMs ?? 50);
     }
     this.child?.kill('SIGKILL');
     throw new Error(`${this.app} was not ready within ${timeoutMs} ms:\n${this.output}`);

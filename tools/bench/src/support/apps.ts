@@ -44,6 +44,8 @@ export interface AppOptions {
   /** Writes a CPU profile of the app into bench/profiles/<label>/ when it stops. */
   profileLabel?: string;
   readyTimeoutMs?: number;
+  /** How often `/healthz` is asked while the app starts (AppProcessOptions.readyPollMs). */
+  readyPollMs?: number;
 }
 
 /** A built app as @gw/testing starts it for the e2e tests, with the bench's environment. It logs at
@@ -61,6 +63,7 @@ export class AppChild extends AppProcess {
     const child = new AppChild(app, options.dataDir, env, {
       readyBy: 'healthz',
       readyTimeoutMs: options.readyTimeoutMs ?? 120_000,
+      readyPollMs: options.readyPollMs,
       keepOutput: 32 * 1024,
     });
     if (options.profileLabel)
