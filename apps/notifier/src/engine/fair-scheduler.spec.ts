@@ -70,6 +70,18 @@ describe('the fair scheduler', () => {
     expect(ids(scheduler.choose([due('x', 'x9'), due('x', 'x1')]))).toEqual(['x9', 'x1']);
   });
 
+  it('within an account, offers the instances served longest ago first, whatever order they come in', () => {
+    const scheduler = new FairScheduler({ total: 2, perAccount: 2, perEndpoint: 100 });
+    // Served in the order x3, x1, x2 (one at a time), then never-served x4 and x5.
+    for (const instanceId of ['x3', 'x1', 'x2']) scheduler.finished(scheduler.choose([due('x', instanceId)])[0]);
+    const offered = ['x2', 'x5', 'x1', 'x3', 'x4'].map((instanceId) => due('x', instanceId));
+    const first = scheduler.choose(offered);
+    // Never served first, in the order offered; then the one served longest ago.
+    expect(ids(first)).toEqual(['x5', 'x4']);
+    first.forEach((c) => scheduler.finished(c));
+    expect(ids(scheduler.choose(offered.filter((c) => !ids(first).includes(c.instanceId))))).toEqual(['x3', 'x1']);
+  });
+
   it('gives no endpoint more than its share, and lets the same account use another endpoint meanwhile', () => {
     const scheduler = new FairScheduler({ total: 10, perAccount: 10, perEndpoint: 2 });
     const slow = (i: number) => due('x', `x${i}`, 'https://slow.example');

@@ -65,9 +65,7 @@ export class FairScheduler {
       if (queue) queue.push(candidate);
       else accounts.set(candidate.accountId, [candidate]);
     }
-    const instanceServed = (c: DueInstance) => this.instanceServed.get(c.instanceId) ?? 0;
-    for (const queue of accounts.values())
-      if (queue.length > 1) queue.sort((a, b) => instanceServed(a) - instanceServed(b));
+    for (const queue of accounts.values()) if (queue.length > 1) this.longestAgoFirst(queue);
     const chosen: DueInstance[] = [];
     while (!this.full && accounts.size > 0) {
       const accountId = this.neediestAccount(accounts);
@@ -113,6 +111,15 @@ export class FairScheduler {
       }
     }
     return best;
+  }
+
+  /** Sorts an account's due instances by when each was last served, longest ago first (in the order
+   * given on a tie), looking each up once rather than at every comparison: this runs every turn. */
+  private longestAgoFirst(queue: DueInstance[]): void {
+    const served = queue.map((c) => this.instanceServed.get(c.instanceId) ?? 0);
+    const order = queue.map((_, i) => i).sort((i, j) => served[i] - served[j]);
+    const sorted = order.map((i) => queue[i]);
+    for (let i = 0; i < sorted.length; i++) queue[i] = sorted[i];
   }
 
   private take(candidate: DueInstance): void {

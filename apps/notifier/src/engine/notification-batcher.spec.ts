@@ -9,7 +9,7 @@ import { SqliteEventStore } from '@gw/event-store/sqlite';
 import { createLogger } from '@gw/logging';
 import { FakeClock } from '@gw/testing';
 import { NotifierMetrics } from '../metrics/metrics';
-import { NotificationBatcher, webhookIdFor } from './notification-batcher';
+import { envelopeBytes, NotificationBatcher, webhookIdFor } from './notification-batcher';
 import { NotificationWriter } from './notification-writer';
 import { NotifierModel } from './notifier-model';
 
@@ -194,5 +194,15 @@ describe('the notification batcher', () => {
     expect(batcher.earliestWaiting()).toBe(7n);
     await flushing;
     expect(batcher.earliestWaiting()).toBeUndefined();
+  });
+});
+
+describe('envelopeBytes', () => {
+  it('is the bytes of the largest envelope around no items, for any instance id', () => {
+    const label = 'x'.repeat(4 * 64);
+    for (const instanceId of ['ed6dfa36e5ad987df5ef5667', '', 'é"\\\u0001😀']) {
+      const envelope = { instanceId, sequence: Number.MAX_SAFE_INTEGER, label, messages: [] };
+      expect(envelopeBytes(instanceId)).toBe(Buffer.byteLength(JSON.stringify(envelope)));
+    }
   });
 });
