@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { nameBasedId, newEventId, timeOrderedNameBasedId } from './ids';
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -62,7 +63,23 @@ describe('time-ordered name-based ids', () => {
 
 // Ids derived from names must not change between releases: a message or a notification recorded
 // again after an upgrade has to be the same event id, which the store keeps once.
+/** RFC 9562's name-based layout over SHA-256, byte by byte: what nameBasedId has always made. */
+function referenceNameBasedId(name: string): string {
+  const bytes = createHash('sha256').update(name, 'utf8').digest().subarray(0, 16);
+  bytes[6] = (bytes[6] & 0x0f) | 0x50;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 describe('name-based ids across releases', () => {
+  it('are the bytes of the reference construction, for any name', () => {
+    for (let i = 0; i < 2000; i++) {
+      const name = `message|${i.toString(36)}|${'é😀"'.repeat(i % 4)}`;
+      expect(nameBasedId(name)).toBe(referenceNameBasedId(name));
+    }
+  });
+
   it('are the ids earlier releases derived from the same names', () => {
     expect(nameBasedId('message|ed6dfa36e5ad987df5ef5667|wamid.é1')).toBe('2dce584f-fac8-50fa-8296-010e7de1559d');
     expect(timeOrderedNameBasedId('2026-12-07T16:00:00.000Z', 'notification-created|msg_1')).toBe(

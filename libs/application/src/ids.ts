@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { sha256, sha256Hex } from './sha256';
+import { sha256Hex } from './sha256';
 
 /** A new instance id: 24 lowercase hex characters (96 random bits), safe in URLs and paths. */
 export function newInstanceId(): string {
@@ -28,11 +28,11 @@ function millisPrefix(millis: number): string {
  * that recording the same thing twice appends the same event id, which the store keeps once.
  */
 export function nameBasedId(name: string): string {
-  const bytes = sha256(name).subarray(0, 16);
-  bytes[6] = (bytes[6] & 0x0f) | 0x50;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  // The first 16 bytes of the hash, in hex: byte 6's high nibble (hex digit 12) becomes the version,
+  // 5; byte 8's two high bits (in hex digit 16) the variant, 10.
+  const hex = sha256Hex(name);
+  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /**
