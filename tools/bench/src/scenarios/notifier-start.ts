@@ -138,7 +138,7 @@ export async function scenarioG(ctx: BenchContext): Promise<ScenarioResult> {
         ),
         figure(
           'g.notifierRss',
-          'notifier RSS after that start, most of the starts',
+          'notifier RSS after that start, the largest of the starts',
           'MiB',
           rss(starts.large),
           rss(starts.small),
