@@ -29,10 +29,9 @@ function millisPrefix(millis: number): string {
  */
 export function nameBasedId(name: string): string {
   // The first 16 bytes of the hash, in hex: byte 6's high nibble (hex digit 12) becomes the version,
-  // 5; byte 8's two high bits (in hex digit 16) the variant, 10.
+  // 5, and byte 8's two high bits (in hex digit 16) the variant.
   const hex = sha256Hex(name);
-  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${withVariant(hex[16])}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /**
@@ -45,8 +44,12 @@ export function timeOrderedNameBasedId(at: string, name: string): string {
   const millis = Date.parse(at);
   if (!Number.isSafeInteger(millis) || millis < 0 || millis >= 2 ** 48) return nameBasedId(name);
   const hash = sha256Hex(name);
-  const variant = ((parseInt(hash[3], 16) & 0x3) | 0x8).toString(16);
-  return `${millisPrefix(millis)}8${hash.slice(0, 3)}-${variant}${hash.slice(4, 7)}-${hash.slice(7, 19)}`;
+  return `${millisPrefix(millis)}8${hash.slice(0, 3)}-${withVariant(hash[3])}${hash.slice(4, 7)}-${hash.slice(7, 19)}`;
+}
+
+/** A hex digit with its two high bits set to RFC 9562's variant, 10. */
+function withVariant(hexDigit: string): string {
+  return ((parseInt(hexDigit, 16) & 0x3) | 0x8).toString(16);
 }
 
 /**
