@@ -44,7 +44,7 @@ export class NotifierService {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly metrics: NotifierMetrics,
-    webhookSender: WebhookSender,
+    private readonly webhookSender: WebhookSender,
     secrets: SecretBox,
     personalData: PersonalData,
   ) {
@@ -104,7 +104,10 @@ export class NotifierService {
       this.logger.error('the notifier stopped following the log', { error });
       throw error;
     });
+    // The HTTP client is loaded while the log is replayed, not on the first delivery's path.
+    const client = this.webhookSender.load();
     await this.follower.ready;
+    await client;
     this.processor.start();
     this.retention.start();
   }

@@ -7,6 +7,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { errors } from 'undici';
 import { signWebhook } from './signature';
 import { describeFailure, parseRetryAfter, WebhookSender } from './webhook-sender';
 
@@ -36,6 +37,13 @@ describe('parseRetryAfter and describeFailure', () => {
       'refused: connection refused',
     );
     expect(describeFailure(Object.assign(new Error('x'), { code: 'ENOTFOUND' }))).toMatch(/^DNS/);
+  });
+
+  it("names the HTTP client's own failures as the same kinds", () => {
+    expect(describeFailure(new errors.SocketError('other side closed'))).toBe('reset: connection reset');
+    expect(describeFailure(new errors.ConnectTimeoutError())).toBe('timeout: connection timed out');
+    expect(describeFailure(new errors.HeadersTimeoutError())).toBe('timeout: no answer in time');
+    expect(describeFailure(new errors.ClientDestroyedError())).toBe('cancelled: the sender was stopping');
   });
 });
 
@@ -167,13 +175,51 @@ describe('WebhookSender', () => {
     expect(result).toMatchObject({ status: 429, error: '', retryAfterSeconds: 30 });
   });
 
-  it('gives up on an answer whose headers do not come within DELIVERY_TIMEOUT_MS', async () => {
-    answer = () => undefined;
+  it('gives up on an answer whose headers do not come within DELIVERY_TIMEOUT_MS, and drops its connection', async () => {
+    let dropped = false;
+    answer = (req) => req.socket.once('close', () => (dropped = true));
     const sender = local(300);
     const result = await sender.send(delivery(`http://127.0.0.1:${port}/h`));
-    sender.close();
     expect(result).toMatchObject({ status: 0, error: 'timeout: no answer within 300 ms', retryAfterSeconds: null });
     expect(result.durationMs).toBeGreaterThanOrEqual(290);
+    // At once, not when the client's own header timeout (a second later) would end it.
+    for (let waited = 0; !dropped && waited < 500; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    sender.close();
+    expect(dropped).toBe(true);
+  });
+
+  it("sends the receiver's own Expect header as given, with the rest in the same order", async () => {
+    const sender = local();
+    const result = await sender.send({
+      ...delivery(`http://us%40er:pw@127.0.0.1:${port}/h?x=1`),
+      headers: [
+        ['X-Tenant', '7'],
+        ['Expect', '100-continue'],
+      ],
+    });
+    sender.close();
+    expect(result).toMatchObject({ status: 204, error: '' });
+    const [{ headers, rawHeaders, body }] = seen;
+    const names = rawHeaders.filter((_, i) => i % 2 === 0).filter((name) => !/^(host|connection)$/i.test(name));
+    expect(names.slice(0, 4)).toEqual(['X-Tenant', 'Expect', 'authorization', 'content-type']);
+    expect(headers).toMatchObject({
+      expect: '100-continue',
+      authorization: `Basic ${Buffer.from('us@er:pw').toString('base64')}`,
+      host: `127.0.0.1:${port}`,
+      'content-length': String(Buffer.byteLength(body)),
+    });
+    expect(() => new Webhook(SECRET).verify(body, headers as Record<string, string>)).not.toThrow();
+  });
+
+  it('makes no attempt once it is closed, whether its HTTP client was loaded or not', async () => {
+    for (const loaded of [false, true]) {
+      const sender = local();
+      if (loaded) await sender.load();
+      sender.close();
+      const result = await sender.send(delivery(`http://127.0.0.1:${port}/h`));
+      expect(result).toMatchObject({ status: 0, error: 'cancelled: the sender was stopping' });
+    }
+    expect(seen).toHaveLength(0);
   });
 
   it('names a connection the receiver closes without answering, and one it refuses', async () => {
