@@ -19,21 +19,26 @@ function run(source: string): Record<string, unknown> {
   return out;
 }
 
-/** The arrows a source still wraps in `__name`. */
-function wrappedArrows(source: string): number {
-  let count = 0;
+/** The names of the arrows a source still wraps in `__name`. */
+function wrappedArrowNames(source: string): string[] {
+  const names: string[] = [];
   simple(parse(source, { ecmaVersion: 'latest', sourceType: 'script' }), {
     CallExpression(node) {
-      const [first] = node.arguments;
+      const [first, name] = node.arguments;
       if (
         node.callee.type === 'Identifier' &&
         node.callee.name === '__name' &&
         first?.type === 'ArrowFunctionExpression'
       )
-        count += 1;
+        names.push(name?.type === 'Literal' ? String(name.value) : '?');
     },
   });
-  return count;
+  return names;
+}
+
+/** The arrows a source still wraps in `__name`. */
+function wrappedArrows(source: string): number {
+  return wrappedArrowNames(source).length;
 }
 
 const SAMPLE =
@@ -125,10 +130,11 @@ describe('bundle-apps: the arrows keepNames wraps', () => {
       // (An arrow esbuild gave a renamed binding keeps its wrapper, and is not unwrapped again here.)
       expect({ bundle: to, unwrapped: unwrapNamedArrows(source) === source }).toEqual({ bundle: to, unwrapped: true });
     }
-    // Today every named arrow in them sits where the language names it alike (should esbuild rename
-    // one's binding, this says so: see whether it runs on a hot path).
+    // Today every named arrow in them sits where the language names it alike but one (should esbuild
+    // rename another's binding, this says so: see whether it runs on a hot path). The one is undici's
+    // `connect`, which its Client makes once per client (a receiver's origin), not per request.
     const api = readFileSync(path.join(root, BUNDLES.api.to), 'utf8');
-    expect(wrappedArrows(api)).toBe(0);
+    expect(wrappedArrowNames(api)).toEqual(['connect']);
   });
 });
 

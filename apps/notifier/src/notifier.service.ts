@@ -105,9 +105,7 @@ export class NotifierService {
       throw error;
     });
     // The HTTP client is loaded while the log is replayed, not on the first delivery's path.
-    const client = this.webhookSender.load();
-    await this.follower.ready;
-    await client;
+    await Promise.all([this.follower.ready, this.webhookSender.load()]);
     this.processor.start();
     this.retention.start();
   }

@@ -12,26 +12,21 @@ export class Attempt implements Dispatcher.DispatchHandler {
   private settled = false;
   private readonly timer: NodeJS.Timeout;
   private drain?: NodeJS.Timeout;
-  /** Once the request is on a socket: what ends it there. */
-  private controller?: Dispatcher.DispatchController;
 
   constructor(
     private readonly timeoutMs: number,
     private readonly resolve: (answer: { status: number; retryAfterSeconds: number | null }) => void,
     private readonly reject: (error: unknown) => void,
   ) {
-    // On a socket, the request is ended there too. Before (a connection still being made) there is
-    // nothing to abort: the agent's connect timeout drops it, and onRequestStart ends a late one.
-    this.timer = setTimeout(() => {
-      const timeout = new DeliveryTimeout(timeoutMs);
-      this.fail(timeout);
-      this.controller?.abort(timeout);
-    }, timeoutMs);
+    // The attempt ends here; its connection is ended by the agent's own header (or connect) timeout
+    // a second later. Aborting it here would do it at once, but undici 7 then queues the aborted
+    // request again and opens a new connection for it, which serves nothing (nodejs/undici#5845).
+    this.timer = setTimeout(() => this.fail(new DeliveryTimeout(timeoutMs)), timeoutMs);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
+    // Connected after the attempt timed out: it is not sent (at the price above, in this rare case).
     if (this.settled) controller.abort(new DeliveryTimeout(this.timeoutMs));
-    else this.controller = controller;
   }
 
   onResponseStart(
@@ -39,10 +34,13 @@ export class Attempt implements Dispatcher.DispatchHandler {
     statusCode: number,
     headers: Record<string, string | string[] | undefined>,
   ): void {
-    // A 1xx is not the answer (undici passes 100 Continue and the like on).
+    // An informational answer (102, 103) is not the answer. (A 100 Continue nobody asked for ends the
+    // attempt before it gets here: undici takes it for a broken answer, where node:http skipped it.)
     if (statusCode < 200 || this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
+    // A body still coming after BODY_GRACE_MS is cut off with its connection (undici then makes a
+    // spare connection, as above: a receiver that streams its answer for seconds is rare).
     this.drain = setTimeout(() => controller.abort(new Error('answer body not read in time')), BODY_GRACE_MS);
     this.resolve({ status: statusCode, retryAfterSeconds: parseRetryAfter(headers['retry-after']) });
   }

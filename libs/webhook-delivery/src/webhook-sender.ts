@@ -67,8 +67,8 @@ export interface WebhookSenderOptions {
  * (guardedLookup), and only https is used unless ALLOW_HTTP_WEBHOOKS says otherwise. The client is
  * undici's, driven through its dispatch interface (no response stream, no abort signal): less CPU
  * per request than `node:http`'s, which the notifier spends a third of its time in at 2,000
- * messages/s (bench/README, issue 27). Connections are kept per receiver origin for as long as the
- * receiver's Keep-Alive allows. undici will not send an `Expect` header; a receiver that registered
+ * messages/s (bench/README, issue 27). An idle connection is kept for what the receiver's
+ * Keep-Alive allows less 2 s (at most 10 min), or 4 s when it says nothing. undici will not send an `Expect` header; a receiver that registered
  * one of its own (docs/api.md section 12 allows it) gets its attempts through `node:http`, as given.
  */
 export class WebhookSender {
@@ -84,7 +84,16 @@ export class WebhookSender {
 
   /** Loads the HTTP client now rather than at the first attempt (the notifier, before delivering). */
   async load(): Promise<void> {
-    if (!this.agent) await (this.loading ??= this.loadAgent());
+    if (!this.agent) await this.loaded();
+  }
+
+  /** The client, loaded once; a load that failed (not for a close) is tried again by the next call. */
+  private loaded(): Promise<Agent> {
+    this.loading ??= this.loadAgent().catch((error: unknown) => {
+      if (!(error instanceof SenderStopping)) this.loading = undefined;
+      throw error;
+    });
+    return this.loading;
   }
 
   private async loadAgent(): Promise<Agent> {
@@ -142,7 +151,8 @@ export class WebhookSender {
       if (nonPublicReason(literal) !== null) throw new AddressNotAllowed(NOT_A_PUBLIC_ADDRESS);
     }
     const timestamp = Math.floor(Date.now() / 1000);
-    // Names and values in order, as undici writes them: the receiver's own first, exactly as given.
+    // The receiver's own headers first, exactly as given, then ours (undici writes its host and
+    // connection headers before them all and content-length after them all).
     const headers: string[] = [];
     let ownAuthorization = false;
     let ownExpect = false;
@@ -175,7 +185,7 @@ export class WebhookSender {
       headers,
       body,
     };
-    const agent = this.agent ?? (await (this.loading ??= this.loadAgent()));
+    const agent = this.agent ?? (await this.loaded());
     return new Promise((resolve, reject) =>
       agent.dispatch(request, new Attempt(this.config.deliveryTimeoutMs, resolve, reject)),
     );
