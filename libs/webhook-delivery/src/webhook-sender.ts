@@ -68,8 +68,9 @@ export interface WebhookSenderOptions {
  * undici's, driven through its dispatch interface (no response stream, no abort signal): less CPU
  * per request than `node:http`'s, which the notifier spends a third of its time in at 2,000
  * messages/s (bench/README, issue 27). An idle connection is kept for what the receiver's
- * Keep-Alive allows less 2 s (at most 10 min), or 4 s when it says nothing. undici will not send an `Expect` header; a receiver that registered
- * one of its own (docs/api.md section 12 allows it) gets its attempts through `node:http`, as given.
+ * Keep-Alive allows less 2 s (at most 10 min), or 4 s when it says nothing. undici will not send an
+ * `Expect` header; a receiver that registered one of its own (docs/api.md section 12 allows it) gets
+ * its attempts through `node:http`, as given.
  */
 export class WebhookSender {
   /** The HTTP client, loaded at the first attempt: an app that never sends (the API, until a
