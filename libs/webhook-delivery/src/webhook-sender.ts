@@ -80,8 +80,12 @@ export class WebhookSender {
   private closed = false;
   /** For attempts with the receiver's own `Expect` header only; made at the first such attempt. */
   private nodeAgents?: { http: HttpAgent; https: HttpsAgent };
+  /** The target check made at connect time, by either client. */
+  private readonly lookup: ReturnType<typeof guardedLookup>;
 
-  constructor(private readonly config: WebhookSenderOptions) {}
+  constructor(private readonly config: WebhookSenderOptions) {
+    this.lookup = guardedLookup(config.allowPrivateTargets);
+  }
 
   /** Loads the HTTP client now rather than at the first attempt (the notifier, before delivering). */
   async load(): Promise<void> {
@@ -104,7 +108,7 @@ export class WebhookSender {
     // (a connection still being made then is dropped by the connect timeout a second later).
     const backstopMs = this.config.deliveryTimeoutMs + 1000;
     this.agent ??= new Agent({
-      connect: { lookup: guardedLookup(this.config.allowPrivateTargets), timeout: backstopMs },
+      connect: { lookup: this.lookup, timeout: backstopMs },
       headersTimeout: backstopMs,
       bodyTimeout: BODY_GRACE_MS,
     });
@@ -205,7 +209,7 @@ export class WebhookSender {
       method: 'POST',
       // A raw list is sent as it is: the host header is not added for it.
       headers: ['host', target.host, ...headers],
-      lookup: guardedLookup(this.config.allowPrivateTargets),
+      lookup: this.lookup,
       agent: https ? this.nodeAgents.https : this.nodeAgents.http,
     };
     return new Promise((resolve, reject) => {
