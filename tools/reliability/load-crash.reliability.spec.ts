@@ -1,6 +1,6 @@
-import { ApiProcess, createAccount, expectSuccess, get, tempDataDir } from '@gw/testing';
+import { ApiProcess, createAccount, expectSuccess, freePorts, get, tempDataDir } from '@gw/testing';
 import { envelopeProblem } from './support/envelope';
-import { freePorts, generousRateLimits, seedFor, seededRandom, sleep } from './support/env';
+import { generousRateLimits, seedFor, seededRandom, sleep } from './support/env';
 import { creds, LoadClient } from './support/load-client';
 import { planExplained, webhookExplained } from './support/load-model';
 import { findSecrets } from './support/secret-scan';

@@ -1,9 +1,9 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePorts } from './free-ports';
 
 /** The nearest folder up from `start` that holds tsconfig.runtime.json: this file runs from
  * libs/testing/src under Jest, and from dist/libs/testing/src in the benchmarks. */
@@ -49,15 +49,6 @@ const PORT_VARIABLES: Record<keyof typeof APPS, Record<string, string>> = {
  * removed when the run ends. */
 export function tempDataDir(): string {
   return mkdtempSync(join(process.env['GW_TEST_TMP'] ?? tmpdir(), 'gw-e2e-'));
-}
-
-/** A loopback port free now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export interface AppProcessOptions {
@@ -124,10 +115,12 @@ export class AppProcess {
     const readyBy = this.options.readyBy ?? 'log';
     const chosen: Record<string, string> = {};
     if (readyBy === 'healthz') {
-      for (const [listener, variable] of Object.entries(PORT_VARIABLES[this.app])) {
-        this.ports[listener] = await freePort();
-        chosen[variable] = String(this.ports[listener]);
-      }
+      const listeners = Object.entries(PORT_VARIABLES[this.app]);
+      const ports = await freePorts(listeners.length);
+      listeners.forEach(([listener, variable], i) => {
+        this.ports[listener] = ports[i];
+        chosen[variable] = String(ports[i]);
+      });
     }
     const child = spawn(process.execPath, appEntryArgs(this.app, this.nodeArgs), {
       cwd: ROOT,

@@ -1,4 +1,5 @@
 export * from './app-process';
+export * from './free-ports';
 export * from './http';
 export * from './recorded-http';
 export * from './shifted-clock';

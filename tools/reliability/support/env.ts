@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { RATE_LIMIT_VARIABLES } from '@gw/config';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -39,24 +38,6 @@ export function generousRateLimits(): Record<string, string> {
  * them off unless told otherwise). */
 export function defaultRateLimits(): Record<string, string> {
   return Object.fromEntries(rateLimitVariables().map((v) => [v.name, v.fallback]));
-}
-
-/** `count` TCP ports that are free on 127.0.0.1 now, so that a process restarted on them keeps its address. */
-export async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
-          const server = createServer();
-          server.once('error', reject);
-          server.listen(0, '127.0.0.1', () => resolve(server));
-        }),
-    ),
-  );
-  const ports = servers.map((s) => (s.address() as { port: number }).port);
-  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
-  return ports;
 }
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same run. */
