@@ -24,6 +24,14 @@ import { NotifierService } from './notifier.service';
 const STATUS_ROUTES: RouteTable = { '/healthz': ['GET', 'HEAD'], '/metrics': ['GET', 'HEAD'] };
 
 /**
+ * On the embedded store, while the API writes to the file too, the notifier's group commits start at
+ * most every 8 ms (the store's default is 4): each commit of a notification's creation or outcome
+ * waits up to 4 ms more, and at 2,000 messages/s the notifier spends 6 to 7 % less CPU per message
+ * (fewer, larger transactions; bench/README, "The notifier's group commits every 8 ms").
+ */
+const NOTIFIER_GROUP_INTERVAL_MS = 8;
+
+/**
  * /healthz (200 once caught up with the log) and /metrics (Prometheus) on NOTIFIER_PORT, bound to
  * INTERNAL_HOST like the ingest host: it is for operators and probes, not the public.
  */
@@ -83,8 +91,7 @@ async function main(): Promise<void> {
   const store = withEventSchemas(
     openEventStore(config.store.eventStore, {
       lockTimeoutMs: config.store.lockTimeoutMs,
-      // Outcomes of attempts that end in one turn, and the notifications of every instance with traffic
-      // waiting, share one commit (one fsync): the default group window, a turn of the event loop.
+      groupIntervalMs: NOTIFIER_GROUP_INTERVAL_MS,
       onWarning: (message, fields) => logger.warn(message, fields),
     }),
   );

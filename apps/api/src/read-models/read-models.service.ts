@@ -11,10 +11,11 @@ import { EVENT_STORE, LOGGER } from '../shared/tokens';
  * query and every command's answer waits for the models to reach its position and makes them look
  * at once, so the pace only sets how the rest (the notifier's outcomes, the ingest host's messages)
  * is grouped into transactions. Looking after each of the API's own group commits and every 2 ms for
- * the notifier's events had cost the API about 6 % more CPU per message at 2,000 messages/s
- * (bench/README, "Kept: the read models look at most every 10 ms").
+ * the notifier's events had cost the API about 6 % more CPU per message at 2,000 messages/s than
+ * every 10 ms, and 10 ms 2 to 7 % more than 50 ms (bench/README, "Kept: the read models look at
+ * most every 10 ms", and "The read models every 50 ms").
  */
-const READ_MODEL_PACE_MS = 10;
+const READ_MODEL_PACE_MS = 50;
 
 /** The API's read models and the subscription that keeps them up to date. */
 @Injectable()

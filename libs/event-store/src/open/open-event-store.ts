@@ -11,6 +11,9 @@ export function openEventStore(
     onWarning?: (message: string, fields: Record<string, unknown>) => void;
     /** The embedded store's group commits, for metrics (SqliteEventStoreOptions); EventStoreDB has none. */
     onGroupCommitted?: (appends: number, events: number, seconds: number) => void;
+    /** The embedded store's least time between group commits while another process writes
+     * (SqliteEventStoreOptions.groupIntervalMs); EventStoreDB has no group commits. */
+    groupIntervalMs?: number;
   } = {},
 ): EventStore {
   switch (location.kind) {
@@ -20,6 +23,7 @@ export function openEventStore(
         lockTimeoutMs: options.lockTimeoutMs,
         onWarning: options.onWarning,
         onGroupCommitted: options.onGroupCommitted,
+        groupIntervalMs: options.groupIntervalMs,
       });
     case 'esdb': {
       // Loaded only when chosen: the EventStoreDB client and its gRPC stack take about 150 ms to load,

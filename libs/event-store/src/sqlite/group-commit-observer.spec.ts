@@ -89,6 +89,14 @@ describe('the embedded store tells an observer of each group commit', () => {
     expect(groups.map((g) => [g.appends, g.events])).toEqual([[1, 2]]);
   });
 
+  it('takes its group interval through openEventStore (the notifier sets its own)', () => {
+    // The store checks the interval before it opens the file: a bad one shows that it got there.
+    expect(() =>
+      openEventStore({ kind: 'embedded', file: join(dir, 'events.sqlite') }, { groupIntervalMs: -1 }),
+    ).toThrow(new RangeError('groupIntervalMs must be a number of milliseconds, 0 or more, not -1'));
+    expect(existsSync(join(dir, 'events.sqlite'))).toBe(false);
+  });
+
   /** Appends `store` makes on every turn of the event loop for `ms`, none waiting for the one before. */
   async function steadyStream(target: EventStore, ms: number, prefix: string): Promise<number> {
     const appends: Array<Promise<unknown>> = [];

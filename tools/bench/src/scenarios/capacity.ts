@@ -204,6 +204,21 @@ export async function scenarioI(ctx: BenchContext): Promise<ScenarioResult> {
           '',
           (cpu.api + cpu.notifier + cpu.probe) / cpu.seconds,
         ),
+        figure(
+          `i.cpuProbe@${rate}`,
+          `this probe's CPU per 1,000 messages accepted @${rate}/s`,
+          'ms',
+          perThousand(cpu.probe, service),
+        ),
+        // While a notification carries one message (perRequest near 1), the probe's work per message
+        // is fixed, so its CPU per message follows the machine's speed in the same seconds: the
+        // apps' CPU as a multiple of it compares commits across hours (bench/README, "A gauge").
+        figure(
+          `i.cpuPerProbe@${rate}`,
+          `API and notifier CPU per message as a multiple of this probe's @${rate}/s`,
+          '',
+          (cpu.api + cpu.notifier) / Math.max(Number.EPSILON, cpu.probe),
+        ),
       ];
     });
     figures.unshift(
