@@ -27,7 +27,7 @@ const STATUS_ROUTES: RouteTable = { '/healthz': ['GET', 'HEAD'], '/metrics': ['G
  * On the embedded store, while the API writes to the file too, the notifier's group commits start at
  * most every 8 ms (the store's default is 4): each commit of a notification's creation or outcome
  * waits up to 4 ms more, and at 2,000 messages/s the notifier spends 6 to 7 % less CPU per message
- * (fewer, larger transactions; bench/README, "The notifier's group commits every 8 ms").
+ * (fewer, larger transactions; bench/README, "Kept: the notifier's group commits at most every 8 ms").
  */
 const NOTIFIER_GROUP_INTERVAL_MS = 8;
 

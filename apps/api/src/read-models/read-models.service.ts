@@ -13,7 +13,7 @@ import { EVENT_STORE, LOGGER } from '../shared/tokens';
  * is grouped into transactions. Looking after each of the API's own group commits and every 2 ms for
  * the notifier's events had cost the API about 6 % more CPU per message at 2,000 messages/s than
  * every 10 ms, and 10 ms 2 to 7 % more than 50 ms (bench/README, "Kept: the read models look at
- * most every 10 ms", and "The read models every 50 ms").
+ * most every 10 ms" and "Kept: the API's read models look at most every 50 ms").
  */
 const READ_MODEL_PACE_MS = 50;
 

@@ -212,7 +212,7 @@ export async function scenarioI(ctx: BenchContext): Promise<ScenarioResult> {
         ),
         // While a notification carries one message (perRequest near 1), the probe's work per message
         // is fixed, so its CPU per message follows the machine's speed in the same seconds: the
-        // apps' CPU as a multiple of it compares commits across hours (bench/README, "A gauge").
+        // apps' CPU as a multiple of it compares commits across hours (bench/README, "A gauge", 2026-12-08).
         figure(
           `i.cpuPerProbe@${rate}`,
           `API and notifier CPU per message as a multiple of this probe's @${rate}/s`,
